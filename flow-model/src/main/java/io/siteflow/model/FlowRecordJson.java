@@ -1,0 +1,240 @@
+package io.siteflow.model;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * JSON codec of {@link FlowRecord}, schema 1, with Jackson's streaming API (no reflection). Field
+ * names are fixed by DESIGN.md. Unknown fields are skipped so that newer writers stay readable.
+ * Thread-safe: the factory is shared, parsers and generators are per call.
+ */
+public final class FlowRecordJson {
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    private FlowRecordJson() {
+    }
+
+    /** One record as a JSON object without a line break. */
+    public static String toJson(FlowRecord r) {
+        return new String(toBytes(r), StandardCharsets.UTF_8);
+    }
+
+    /** One record as UTF-8 JSON bytes. */
+    public static byte[] toBytes(FlowRecord r) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(384);
+        try (JsonGenerator g = FACTORY.createGenerator(out)) {
+            write(r, g);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    /** Writes one record as a JSON object to a generator the caller owns. */
+    public static void write(FlowRecord r, JsonGenerator g) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("schema", r.schema());
+        g.writeStringField("id", r.id());
+        g.writeStringField("agent", r.agent());
+        g.writeStringField("iface", r.iface());
+        g.writeNumberField("start", r.start());
+        g.writeNumberField("end", r.end());
+        g.writeNumberField("proto", r.proto());
+        g.writeStringField("src", r.src());
+        g.writeNumberField("srcPort", r.srcPort());
+        g.writeStringField("dst", r.dst());
+        g.writeNumberField("dstPort", r.dstPort());
+        g.writeNumberField("bytes", r.bytes());
+        g.writeNumberField("packets", r.packets());
+        g.writeNumberField("rbytes", r.rbytes());
+        g.writeNumberField("rpackets", r.rpackets());
+        g.writeNumberField("frameBytes", r.frameBytes());
+        g.writeNumberField("rframeBytes", r.rframeBytes());
+        g.writeNumberField("tcpFlags", r.tcpFlags());
+        g.writeNumberField("rtcpFlags", r.rtcpFlags());
+        if (r.rttMicros() != null) {
+            g.writeNumberField("rttMicros", r.rttMicros());
+        }
+        if (r.l7() != null) {
+            g.writeStringField("l7", r.l7());
+        }
+        if (r.sni() != null) {
+            g.writeStringField("sni", r.sni());
+        }
+        g.writeBooleanField("final", r.isFinal());
+        g.writeEndObject();
+    }
+
+    /** Parses one record from UTF-8 JSON. */
+    public static FlowRecord parse(byte[] json) throws FlowRecordFormatException {
+        try (JsonParser p = FACTORY.createParser(json)) {
+            return read(p);
+        } catch (JsonProcessingException e) {
+            throw new FlowRecordFormatException("not JSON: " + e.getOriginalMessage()
+                    + " at byte " + e.getLocation().getByteOffset(), e);
+        } catch (IOException e) {
+            throw new FlowRecordFormatException("not JSON: " + e.getMessage(), e);
+        }
+    }
+
+    /** Parses one record from a JSON string. */
+    public static FlowRecord parse(String json) throws FlowRecordFormatException {
+        return parse(json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static FlowRecord read(JsonParser p) throws IOException, FlowRecordFormatException {
+        if (p.nextToken() != JsonToken.START_OBJECT) {
+            throw new FlowRecordFormatException("a flow record is a JSON object, found "
+                    + describe(p.currentToken()));
+        }
+        Fields f = new Fields();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken t = p.nextToken();
+            f.set(name, t, p);
+        }
+        if (p.currentToken() != JsonToken.END_OBJECT) {
+            throw new FlowRecordFormatException("unterminated JSON object");
+        }
+        if (p.nextToken() != null) {
+            throw new FlowRecordFormatException("trailing data after the record at byte "
+                    + p.currentTokenLocation().getByteOffset());
+        }
+        return f.build();
+    }
+
+    private static String describe(JsonToken t) {
+        return t == null ? "nothing" : t.asString() == null ? t.name() : t.asString();
+    }
+
+    /** Field accumulator: tracks which required fields were seen. */
+    private static final class Fields {
+        private static final String[] REQUIRED = {"schema", "agent", "iface", "start", "end", "proto",
+            "src", "srcPort", "dst", "dstPort", "bytes", "packets", "rbytes", "rpackets", "frameBytes",
+            "rframeBytes", "tcpFlags", "rtcpFlags", "final", "id"};
+        private int seen;
+        private int schema;
+        private int proto;
+        private int srcPort;
+        private int dstPort;
+        private int tcpFlags;
+        private int rtcpFlags;
+        private long start;
+        private long end;
+        private long bytes;
+        private long packets;
+        private long rbytes;
+        private long rpackets;
+        private long frameBytes;
+        private long rframeBytes;
+        private Long rttMicros;
+        private String agent;
+        private String iface;
+        private String src;
+        private String dst;
+        private String l7;
+        private String sni;
+        private String id;
+        private boolean isFinal;
+
+        void set(String name, JsonToken t, JsonParser p) throws IOException, FlowRecordFormatException {
+            switch (name) {
+                case "schema" -> schema = (int) number(name, t, p, 1, Integer.MAX_VALUE);
+                case "agent" -> agent = text(name, t, p);
+                case "iface" -> iface = text(name, t, p);
+                case "start" -> start = number(name, t, p, 0, Long.MAX_VALUE);
+                case "end" -> end = number(name, t, p, 0, Long.MAX_VALUE);
+                case "proto" -> proto = (int) number(name, t, p, 0, 255);
+                case "src" -> src = text(name, t, p);
+                case "srcPort" -> srcPort = (int) number(name, t, p, 0, 65535);
+                case "dst" -> dst = text(name, t, p);
+                case "dstPort" -> dstPort = (int) number(name, t, p, 0, 65535);
+                case "bytes" -> bytes = number(name, t, p, 0, Long.MAX_VALUE);
+                case "packets" -> packets = number(name, t, p, 0, Long.MAX_VALUE);
+                case "rbytes" -> rbytes = number(name, t, p, 0, Long.MAX_VALUE);
+                case "rpackets" -> rpackets = number(name, t, p, 0, Long.MAX_VALUE);
+                case "frameBytes" -> frameBytes = number(name, t, p, 0, Long.MAX_VALUE);
+                case "rframeBytes" -> rframeBytes = number(name, t, p, 0, Long.MAX_VALUE);
+                case "tcpFlags" -> tcpFlags = (int) number(name, t, p, 0, 0xFFF);
+                case "rtcpFlags" -> rtcpFlags = (int) number(name, t, p, 0, 0xFFF);
+                case "rttMicros" -> rttMicros = t == JsonToken.VALUE_NULL ? null : number(name, t, p, 0, Long.MAX_VALUE);
+                case "l7" -> l7 = t == JsonToken.VALUE_NULL ? null : text(name, t, p);
+                case "sni" -> sni = t == JsonToken.VALUE_NULL ? null : text(name, t, p);
+                case "final" -> isFinal = bool(name, t);
+                case "id" -> id = text(name, t, p);
+                default -> {
+                    p.skipChildren();
+                    return;
+                }
+            }
+            markSeen(name);
+        }
+
+        private void markSeen(String name) {
+            for (int i = 0; i < REQUIRED.length; i++) {
+                if (REQUIRED[i].equals(name)) {
+                    seen |= 1 << i;
+                    return;
+                }
+            }
+        }
+
+        FlowRecord build() throws FlowRecordFormatException {
+            for (int i = 0; i < REQUIRED.length; i++) {
+                if ((seen & (1 << i)) == 0) {
+                    throw new FlowRecordFormatException("missing field \"" + REQUIRED[i] + "\"");
+                }
+            }
+            if (schema != FlowRecord.SCHEMA) {
+                throw new FlowRecordFormatException("schema " + schema + " is not supported (expected "
+                        + FlowRecord.SCHEMA + ")");
+            }
+            return new FlowRecord(schema, agent, iface, start, end, proto, src, srcPort, dst, dstPort,
+                    bytes, packets, rbytes, rpackets, frameBytes, rframeBytes, tcpFlags, rtcpFlags,
+                    rttMicros, l7, sni, isFinal, id);
+        }
+
+        private static long number(String name, JsonToken t, JsonParser p, long min, long max)
+                throws IOException, FlowRecordFormatException {
+            if (t != JsonToken.VALUE_NUMBER_INT) {
+                throw new FlowRecordFormatException("field \"" + name + "\": expected an integer, found "
+                        + describe(t));
+            }
+            if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+                throw new FlowRecordFormatException("field \"" + name + "\": " + p.getText() + " is out of range");
+            }
+            long v = p.getLongValue();
+            if (v < min || v > max) {
+                throw new FlowRecordFormatException("field \"" + name + "\": " + v + " is out of range ("
+                        + min + "-" + max + ")");
+            }
+            return v;
+        }
+
+        private static String text(String name, JsonToken t, JsonParser p) throws IOException, FlowRecordFormatException {
+            if (t != JsonToken.VALUE_STRING) {
+                throw new FlowRecordFormatException("field \"" + name + "\": expected a string, found "
+                        + describe(t));
+            }
+            return p.getText();
+        }
+
+        private static boolean bool(String name, JsonToken t) throws FlowRecordFormatException {
+            if (t == JsonToken.VALUE_TRUE) {
+                return true;
+            }
+            if (t == JsonToken.VALUE_FALSE) {
+                return false;
+            }
+            throw new FlowRecordFormatException("field \"" + name + "\": expected true or false, found "
+                    + describe(t));
+        }
+    }
+}
