@@ -1,0 +1,2 @@
+/** JMH benchmarks of siteflow's hot paths. */
+package io.siteflow.bench;

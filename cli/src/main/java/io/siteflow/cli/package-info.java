@@ -1,0 +1,2 @@
+/** The single {@code siteflow} command over all modules. */
+package io.siteflow.cli;
