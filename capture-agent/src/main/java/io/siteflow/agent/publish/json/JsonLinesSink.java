@@ -6,7 +6,7 @@ import io.siteflow.agent.publish.FlowSink;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.io.Writer;
 import java.io.UncheckedIOException;
 
 /**
@@ -22,7 +22,7 @@ public final class JsonLinesSink implements FlowSink {
      * @param out         where lines go
      * @param closeStream whether {@link #close()} closes {@code out} (false for standard output)
      */
-    public JsonLinesSink(OutputStream out, boolean closeStream) {
+    public JsonLinesSink(Writer out, boolean closeStream) {
         try {
             JsonFactory f = new JsonFactory();
             this.gen = f.createGenerator(out);
@@ -65,7 +65,7 @@ public final class JsonLinesSink implements FlowSink {
             gen.flush();
             if (closeStream) {
                 gen.close();
-                ((OutputStream) gen.getOutputTarget()).close();
+                ((Writer) gen.getOutputTarget()).close();
             }
         } catch (IOException e) {
             throw new UncheckedIOException("publish: json: " + e.getMessage(), e);

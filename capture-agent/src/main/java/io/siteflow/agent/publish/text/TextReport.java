@@ -3,7 +3,7 @@ package io.siteflow.agent.publish.text;
 import io.siteflow.agent.decode.Packet;
 import io.siteflow.agent.flow.RemoteSiteFilter;
 import io.siteflow.model.IpAddresses;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -79,7 +79,7 @@ public final class TextReport {
      * @param title the interface or file name
      * @param lines pairs to show; 0 shows all
      */
-    public void print(PrintStream out, String title, int lines) {
+    public void print(PrintWriter out, String title, int lines) {
         List<Map.Entry<PairKey, PairStats>> rows = new ArrayList<>(pairs.entrySet());
         for (Map.Entry<PairKey, PairStats> e : rows) {
             e.getValue().roll(lastSlot);
