@@ -7,8 +7,9 @@ import picocli.CommandLine.Command;
 
 /** {@code siteflow}: one entry point over all modules. */
 @Command(name = "siteflow", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = {"Where does the bandwidth between two sites go? Captures traffic, classifies it by site",
-            "model and rules, and says whether a server's cross-site bytes go to the database (DB share >= 90%).", ""},
+        description = {"Where does the bandwidth between two sites go?",
+            "siteflow captures traffic, classifies it by site model and rules, and says whether a server's",
+            "cross-site bytes go to the database (DB share >= 90%%).", ""},
         subcommands = {CaptureCommand.class},
         footer = {"", "Run 'siteflow COMMAND --help' for a command's options.",
             "Exit codes: 0 done, 1 failure, 2 input not read whole, 64 wrong usage."})

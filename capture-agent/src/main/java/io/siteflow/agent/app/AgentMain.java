@@ -18,8 +18,7 @@ public final class AgentMain {
             CommandLine c = ex.getCommandLine();
             c.getErr().println("siteflow " + c.getCommandName() + ": " + ex.getMessage());
             if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, c.getErr())) {
-                c.getErr().println("Try 'siteflow " + c.getCommandSpec().qualifiedName(" ").replaceFirst("^\\S+ ?", "")
-                        + " --help' for more information.");
+                c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
             }
             return ExitCodes.USAGE;
         });

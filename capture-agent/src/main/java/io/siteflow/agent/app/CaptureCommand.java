@@ -20,9 +20,10 @@ import picocli.CommandLine.Spec;
 /** {@code siteflow capture}: the agent's command line. Options follow iftop where iftop has one. */
 @Command(name = "capture", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {
-            "Capture packets from an interface (-i) or read a capture file (-r), keep those between the local",
-            "site and the remote-site CIDRs (-F, like iftop -F), aggregate them into flow records and publish them:",
-            "as JSON lines (--json), as an iftop -t style report (--text) and/or to Kafka (--bootstrap).",
+            "Capture packets from an interface (-i) or read a capture file (-r), keep those",
+            "between the local site and the remote-site CIDRs (-F, like iftop -F), aggregate",
+            "them into flow records and publish them: as JSON lines (--json), as an iftop -t",
+            "style report (--text, the default) and/or to Kafka (--bootstrap).",
             "",
             "Examples:",
             "  siteflow capture -r capture.pcap --json > flows.jsonl",
