@@ -55,13 +55,7 @@ public final class NetnsLab implements AutoCloseable {
     /** Creates both namespaces and the veth pair, addressed and up. */
     public static NetnsLab create() throws IOException {
         NetnsLab lab = new NetnsLab(ProcessHandle.current().pid(), SEQ.incrementAndGet());
-        try {
-            lab.build();
-            return lab;
-        } catch (IOException | RuntimeException e) {
-            lab.close();
-            throw e;
-        }
+        return lab.configure(lab::build);
     }
 
     private void build() throws IOException {
@@ -80,15 +74,15 @@ public final class NetnsLab implements AutoCloseable {
 
     /** Turns off TSO, GSO and GRO on both ends, so a captured packet is one wire frame (≤ MTU). */
     public NetnsLab offloadsOff() throws IOException {
-        exec(nsA, "ethtool", "-K", IF_A, "tso", "off", "gso", "off", "gro", "off");
-        exec(nsB, "ethtool", "-K", IF_B, "tso", "off", "gso", "off", "gro", "off");
-        return this;
+        return configure(() -> {
+            exec(nsA, "ethtool", "-K", IF_A, "tso", "off", "gso", "off", "gro", "off");
+            exec(nsB, "ethtool", "-K", IF_B, "tso", "off", "gso", "off", "gro", "off");
+        });
     }
 
     /** Adds a second IPv4 address pair, 10.98.x.1/24 on A and 10.98.x.2/24 on B. */
     public NetnsLab secondSubnet() throws IOException {
-        addressPair("10.98." + subnet + ".1", "10.98." + subnet + ".2");
-        return this;
+        return configure(() -> addressPair("10.98." + subnet + ".1", "10.98." + subnet + ".2"));
     }
 
     /** Addresses a on A and b on B (/24), with permanent neighbour entries: the pair never sends ARP. */
@@ -97,6 +91,24 @@ public final class NetnsLab implements AutoCloseable {
         run("ip", "-n", nsB, "addr", "add", b + "/24", "dev", IF_B);
         run("ip", "-n", nsA, "neigh", "replace", b, "lladdr", MAC_B, "dev", IF_A, "nud", "permanent");
         run("ip", "-n", nsB, "neigh", "replace", a, "lladdr", MAC_A, "dev", IF_B, "nud", "permanent");
+    }
+
+    /**
+     * Runs a configuration step; when it fails, the lab is closed before the exception propagates, so a
+     * lab configured inside a try-with-resources header ({@code create().offloadsOff()}) never leaks.
+     */
+    private NetnsLab configure(IoStep step) throws IOException {
+        try {
+            step.run();
+            return this;
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private interface IoStep {
+        void run() throws IOException;
     }
 
     public String nsA() {

@@ -11,14 +11,15 @@ import java.util.stream.Collectors;
  * <p>For CIDRs A and B the filter is
  * <pre>{@code ((ip or ip6) and (net A or net B)) or (vlan and (ip or ip6) and (net A or net B))}</pre>
  * It keeps IPv4 and IPv6 packets with <em>either</em> address (source or destination) inside any of the
- * CIDRs, untagged or with one 802.1Q tag in the packet data. (On Linux the kernel usually takes the
- * outer tag out of the packet before the filter runs; the first clause then matches tagged packets too,
- * and libpcap puts the tag back into the captured bytes.) It drops ARP (which {@code net} alone would
+ * CIDRs, untagged or with one 802.1Q tag. On Linux, received frames have their outer tag moved out of the
+ * packet data before any filter runs, so the first clause matches them (libpcap puts the tag back into the
+ * captured bytes); the second clause matches frames whose tag is still in the data, such as frames sent
+ * by this host through a NIC without VLAN transmit offload. It drops ARP (which {@code net} alone would
  * keep), traffic between two addresses outside the CIDRs, and everything that is not IP.
  *
  * <p>This is a superset of what {@code iftop -F} counts (exactly one end inside the CIDRs): traffic with both
- * ends inside passes the kernel filter and is dropped later, in Java. Packets with two or more tags still
- * in the data (QinQ whose outer tag the kernel did not take out) are not kept. Stateless; thread-safe.
+ * ends inside passes the kernel filter and is dropped later, in Java. QinQ frames (an inner tag left in
+ * the data after the outer one was taken out) are not kept. Stateless; thread-safe.
  */
 public final class BpfFilters {
     private BpfFilters() {
