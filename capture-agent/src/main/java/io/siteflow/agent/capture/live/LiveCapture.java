@@ -66,7 +66,7 @@ public final class LiveCapture implements PacketSource {
         } catch (NotOpenException e) {
             // close() ran while capturing: treat as stop
         } catch (PcapNativeException e) {
-            throw new CaptureFailure(iface + ": capture failed: " + e.getMessage(), e);
+            throw new CaptureFailure(iface + ": capture failed: " + OpenErrors.libpcapMessage(e), e);
         } finally {
             refreshStats(true);
         }
@@ -204,8 +204,12 @@ public final class LiveCapture implements PacketSource {
          * Opens the interface.
          *
          * @throws IllegalArgumentException for a setting out of range
-         * @throws CaptureFailure           when the interface does not exist, capturing is not permitted
-         *                                  or the filter does not compile (messages in {@link OpenErrors})
+         * @throws CaptureFailure           when the interface does not exist ({@code no such interface: eth9
+         *                                  (interfaces: lo, ens3, any)}), capturing is not permitted ({@code ens3:
+         *                                  permission denied: capturing needs CAP_NET_RAW (run as root or grant
+         *                                  the capability: setcap cap_net_raw,cap_net_admin+eip /path/to/java)}),
+         *                                  the filter does not compile ({@code ens3: bad BPF filter "...": reason})
+         *                                  or libpcap fails otherwise ({@code ens3: cannot capture: reason})
          */
         public LiveCapture build() throws CaptureFailure {
             LiveCaptureSettings s = settings.freeze();

@@ -28,7 +28,7 @@ final class OpenErrors {
     static final int PCAP_ERROR_IFACE_NOT_UP = -9;
     static final int PCAP_ERROR_PROMISC_PERM_DENIED = -11;
 
-    private static final Pattern PCAP4J_PREFIX = Pattern.compile("^Error occurr?ed in pcap_\\w+: ");
+    private static final Pattern PCAP4J_PREFIX = Pattern.compile("^(Unexpected error|Error) occurr?ed( in pcap_\\w+)?: ");
     private static final int CAP_NET_ADMIN = 12;
     private static final int CAP_NET_RAW = 13;
 
@@ -42,15 +42,18 @@ final class OpenErrors {
             case PCAP_ERROR_PERM_DENIED -> permissionDenied(iface, "capturing", missingCapability(capEff()), java());
             case PCAP_ERROR_PROMISC_PERM_DENIED -> permissionDenied(iface, "promiscuous mode", "CAP_NET_ADMIN", java());
             case PCAP_ERROR_IFACE_NOT_UP -> iface + ": interface is down";
-            default -> iface + ": cannot capture: " + e.getMessage();
+            default -> iface + ": cannot capture: " + libpcapMessage(e);
         };
         return new CaptureFailure(message, e);
     }
 
     static CaptureFailure badFilter(String iface, String filter, PcapNativeException e) {
-        // pcap4j prefixes libpcap's message with "Error occurred in pcap_compile: " (or _setfilter)
-        String detail = PCAP4J_PREFIX.matcher(String.valueOf(e.getMessage())).replaceFirst("");
-        return new CaptureFailure(iface + ": bad BPF filter \"" + filter + "\": " + detail, e);
+        return new CaptureFailure(iface + ": bad BPF filter \"" + filter + "\": " + libpcapMessage(e), e);
+    }
+
+    /** libpcap's message without pcap4j's prefix ("Error occurred in pcap_compile: ", "Error occurred: "). */
+    static String libpcapMessage(PcapNativeException e) {
+        return PCAP4J_PREFIX.matcher(String.valueOf(e.getMessage())).replaceFirst("");
     }
 
     static String noSuchInterface(String iface, List<String> known) {

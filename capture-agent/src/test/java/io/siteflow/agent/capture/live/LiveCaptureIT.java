@@ -141,6 +141,28 @@ class LiveCaptureIT {
     }
 
     @Test
+    void runReturnsAtOnceWhenStoppedBeforeItStarts() throws Exception {
+        try (NetnsLab lab = NetnsLab.create(); LiveCapture capture = openInA(lab, LiveCapture.builder(NetnsLab.IF_A))) {
+            capture.stop();
+            CaptureRun live = CaptureRun.start(capture);
+            live.done().get(5, TimeUnit.SECONDS);
+            assertThat(live.packets()).isEmpty();
+        }
+    }
+
+    @Test
+    void failsNamingTheInterfaceWhenItDisappearsWhileCapturing() throws Exception {
+        try (NetnsLab lab = NetnsLab.create();
+             CaptureRun live = CaptureRun.start(openInA(lab, LiveCapture.builder(NetnsLab.IF_A)))) {
+            lab.exec(lab.nsA(), "ip", "link", "del", NetnsLab.IF_A);
+            await().atMost(Duration.ofSeconds(10)).until(() -> live.done().isDone());
+            assertThatThrownBy(() -> live.done().get()).cause()
+                    .isInstanceOf(CaptureFailure.class)
+                    .hasMessage("sfa0: capture failed: The interface disappeared");
+        }
+    }
+
+    @Test
     void reportsKernelDropsWhenTheHandlerFallsBehind() throws Exception {
         try (NetnsLab lab = NetnsLab.create().offloadsOff()) {
             LabTraffic traffic = LabTraffic.to(lab, lab.addressA());
