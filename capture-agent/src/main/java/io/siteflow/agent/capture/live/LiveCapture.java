@@ -10,7 +10,6 @@ import org.pcap4j.core.NotOpenException;
 import org.pcap4j.core.PcapHandle;
 import org.pcap4j.core.PcapNativeException;
 import org.pcap4j.core.PcapStat;
-import org.pcap4j.core.RawPacketListener;
 
 /**
  * Live capture on one network interface through pcap4j (libpcap, TPACKET_V3 on Linux).
@@ -55,9 +54,9 @@ public final class LiveCapture implements PacketSource {
     @Override
     public void run(PacketHandler handler) throws CaptureFailure {
         Objects.requireNonNull(handler, "handler");
-        Listener listener = new Listener(handler);
+        DispatchListener listener = new DispatchListener(handle, linkType, handler, delivered, this::stop);
         try {
-            while (!stopRequested && listener.failure == null) {
+            while (!stopRequested && listener.failure() == null) {
                 handle.dispatch(-1, listener);
                 refreshStats(false);
             }
@@ -70,7 +69,7 @@ public final class LiveCapture implements PacketSource {
         } finally {
             refreshStats(true);
         }
-        rethrow(listener.failure);
+        rethrow(listener.failure());
     }
 
     @Override
@@ -123,38 +122,6 @@ public final class LiveCapture implements PacketSource {
         }
         if (failure instanceof Error err) {
             throw err;
-        }
-    }
-
-    /**
-     * Adapts pcap4j's callback. pcap4j keeps the packet's timestamp and original length in thread-locals
-     * of the handle, set just before {@code gotPacket} on the dispatching thread. Exceptions must not
-     * escape: pcap4j would log and swallow them, so the first one is kept and the loop broken.
-     */
-    private final class Listener implements RawPacketListener {
-        private final PacketHandler handler;
-        private Throwable failure;
-        private long count;
-
-        Listener(PacketHandler handler) {
-            this.handler = handler;
-        }
-
-        @Override
-        public void gotPacket(byte[] packet) {
-            if (failure != null) {
-                return;
-            }
-            try {
-                java.sql.Timestamp ts = handle.getTimestamp();
-                long nanos = Math.floorDiv(ts.getTime(), 1000L) * 1_000_000_000L + ts.getNanos();
-                int wireLength = handle.getOriginalLength();
-                delivered.lazySet(++count);
-                handler.onPacket(nanos, linkType, packet, 0, packet.length, wireLength);
-            } catch (RuntimeException | Error e) {
-                failure = e;
-                stop();
-            }
         }
     }
 
