@@ -13,7 +13,9 @@ import static io.siteflow.agent.signature.Bytes.u8;
  *       16: 8 bytes.</li>
  *   <li>MySQL (server greeting): 3-byte little-endian length equal to the payload length minus 4,
  *       sequence 0, protocol 10, then a version string that starts with a digit and holds only
- *       printable bytes up to its NUL (or up to the end of the capture): 7 bytes.</li>
+ *       printable bytes up to its NUL (or up to the end of the capture): 7 bytes. A server that refuses
+ *       the client at once (host not allowed, too many connections) sends an ERR packet instead:
+ *       sequence 0, {@code 0xFF}, error code 1000-4999, printable text: 8 bytes.</li>
  * </ul>
  */
 final class DatabaseSignatures {
@@ -25,6 +27,7 @@ final class DatabaseSignatures {
     private static final int PG_MAX_STARTUP = 10000;
     private static final int MYSQL_PROTOCOL_10 = 10;
     private static final int MYSQL_MAX_VERSION = 64;
+    private static final int MYSQL_ERR = 0xff;
 
     private DatabaseSignatures() {
     }
@@ -48,8 +51,13 @@ final class DatabaseSignatures {
             return false;
         }
         int packet = u8(d, off) | u8(d, off + 1) << 8 | u8(d, off + 2) << 16;
-        if (packet + 4 != len || d[off + 3] != 0 || d[off + 4] != MYSQL_PROTOCOL_10
-                || !Bytes.isDigit(d[off + 5])) {
+        if (packet + 4 != len || d[off + 3] != 0) {
+            return false;
+        }
+        if (u8(d, off + 4) == MYSQL_ERR) {
+            return refusal(d, off, cap);
+        }
+        if (d[off + 4] != MYSQL_PROTOCOL_10 || !Bytes.isDigit(d[off + 5])) {
             return false;
         }
         int end = Math.min(off + cap, off + 5 + MYSQL_MAX_VERSION);
@@ -62,5 +70,11 @@ final class DatabaseSignatures {
             }
         }
         return end == off + cap;
+    }
+
+    /** An ERR packet in place of the greeting: code 1000-4999 (little-endian) and printable text. */
+    private static boolean refusal(byte[] d, int off, int cap) {
+        int code = u8(d, off + 5) | u8(d, off + 6) << 8;
+        return cap >= 8 && code >= 1000 && code <= 4999 && Bytes.isPrintable(d[off + 7]);
     }
 }

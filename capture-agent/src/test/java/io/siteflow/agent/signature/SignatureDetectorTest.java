@@ -339,6 +339,19 @@ class SignatureDetectorTest {
     }
 
     @Test
+    void detectsAMysqlServerThatRefusesTheClientAtOnce() {
+        String text = "Host '10.2.0.20' is not allowed to connect to this MySQL server";
+        byte[] refusal = of().u8(text.length() + 3, 0, 0, 0, 0xff, 0x6a, 0x04).ascii(text).build();
+
+        assertThat(SignatureState.protocol(first(false, TCP, refusal))).isEqualTo(L7Protocol.MYSQL);
+        byte[] code999 = refusal.clone();
+        code999[5] = (byte) 0xe7;
+        code999[6] = 0x03;
+        assertThat(tcp(code999)).isEqualTo(L7Protocol.UNKNOWN);
+        assertThat(truncated(refusal, 7)).isEqualTo(L7Protocol.UNKNOWN);
+    }
+
+    @Test
     void rejectsMysqlGreetingsWithWrongProtocolOrVersion() {
         byte[] protocol9 = Payloads.mysqlGreeting("8.0.36");
         protocol9[4] = 9;
