@@ -11,7 +11,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.siteflow.agent.signature.CorpusFlows.Result;
 import io.siteflow.model.L7Protocol;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,14 +33,14 @@ class SignatureCorpusTest {
     private static final int WHOLE = 65535;
     private static final int SNAPLEN = 256;
 
-    private static Map<String, Result> flows(String file, int snaplen) throws IOException {
+    private static Map<String, Result> flows(String file, int snaplen) throws Exception {
         Path p = CORPUS.resolve("proto").resolve(file);
         Assumptions.assumeTrue(Files.isRegularFile(p), "corpus not found at " + p);
         return CorpusFlows.detect(p, snaplen);
     }
 
     /** Flows per detected protocol, for both snap lengths (they must agree). */
-    private static Map<L7Protocol, Long> protocols(String file) throws IOException {
+    private static Map<L7Protocol, Long> protocols(String file) throws Exception {
         Map<L7Protocol, Long> whole = count(flows(file, WHOLE));
         assertThat(count(flows(file, SNAPLEN))).as("%s cut to %d bytes", file, SNAPLEN).isEqualTo(whole);
         return whole;
@@ -52,18 +51,18 @@ class SignatureCorpusTest {
                 .collect(Collectors.groupingBy(Result::protocol, TreeMap::new, Collectors.counting()));
     }
 
-    private static List<String> serverNames(String file, int snaplen) throws IOException {
+    private static List<String> serverNames(String file, int snaplen) throws Exception {
         return flows(file, snaplen).values().stream().map(Result::sni).filter(s -> !s.isEmpty()).toList();
     }
 
     @Test
-    void findsOracleTns() throws IOException {
+    void findsOracleTns() throws Exception {
         assertThat(protocols("ndpi-LGPL-3.0/oracle12.pcapng")).isEqualTo(Map.of(ORACLE_TNS, 1L));
         assertThat(protocols("arkime/oracle.pcap")).isEqualTo(Map.of(ORACLE_TNS, 1L));
     }
 
     @Test
-    void findsPostgresqlIncludingSessionsThatSwitchToTls() throws IOException {
+    void findsPostgresqlIncludingSessionsThatSwitchToTls() throws Exception {
         assertThat(protocols("ndpi-LGPL-3.0/pgsql.pcap")).isEqualTo(Map.of(POSTGRESQL, 6L));
         assertThat(protocols("ndpi-LGPL-3.0/pgsql2.pcapng")).isEqualTo(Map.of(POSTGRESQL, 1L));
         assertThat(protocols("arkime/postgres-good.pcap")).isEqualTo(Map.of(POSTGRESQL, 1L));
@@ -72,14 +71,14 @@ class SignatureCorpusTest {
     }
 
     @Test
-    void findsMysqlIncludingRefusedClients() throws IOException {
+    void findsMysqlIncludingRefusedClients() throws Exception {
         assertThat(protocols("ndpi-LGPL-3.0/mysql.pcapng")).isEqualTo(Map.of(MYSQL, 2L));
         assertThat(protocols("arkime/mysql-allow.pcap")).isEqualTo(Map.of(MYSQL, 1L));
         assertThat(protocols("zeek/mysql/auth.pcap")).isEqualTo(Map.of(MYSQL, 13L));
     }
 
     @Test
-    void findsGiopOverTcpAndMiopOverUdp() throws IOException {
+    void findsGiopOverTcpAndMiopOverUdp() throws Exception {
         Map<String, Result> flows = flows("ndpi-LGPL-3.0/corba.pcap", SNAPLEN);
 
         assertThat(flows.entrySet().stream().filter(e -> e.getValue().protocol() == GIOP)
@@ -87,7 +86,7 @@ class SignatureCorpusTest {
     }
 
     @Test
-    void findsTlsAndTheServerNames() throws IOException {
+    void findsTlsAndTheServerNames() throws Exception {
         assertThat(protocols("arkime/tls13.pcap")).isEqualTo(Map.of(TLS, 1L));
         assertThat(serverNames("arkime/tls13.pcap", SNAPLEN)).containsExactly("blog.cloudflare.com");
         assertThat(serverNames("zeek/tls/openjdk-25.0.2-zeek.org.pcap", SNAPLEN)).containsExactly("zeek.org");
@@ -98,7 +97,7 @@ class SignatureCorpusTest {
     }
 
     @Test
-    void aServerNamePastTheSnapLengthIsLostButTlsIsNot() throws IOException {
+    void aServerNamePastTheSnapLengthIsLostButTlsIsNot() throws Exception {
         String file = "zeek/ldap/ldap-starttls.pcap";
 
         assertThat(serverNames(file, WHOLE)).containsExactly("ubuntu-01.example.com");
@@ -107,7 +106,7 @@ class SignatureCorpusTest {
     }
 
     @Test
-    void findsHttpByItsBytesNotByItsPort() throws IOException {
+    void findsHttpByItsBytesNotByItsPort() throws Exception {
         assertThat(protocols("zeek/http/get.pcap")).isEqualTo(Map.of(HTTP, 1L));
         assertThat(protocols("arkime/http-simple-get.pcap")).isEqualTo(Map.of(HTTP, 1L));
         assertThat(protocols("arkime/v6-http.pcap")).containsEntry(HTTP, 1L);
@@ -120,12 +119,12 @@ class SignatureCorpusTest {
         "ndpi-LGPL-3.0/amqp.pcap", "ndpi-LGPL-3.0/mssql_tds.pcap", "ndpi-LGPL-3.0/drda_db2.pcap",
         "ndpi-LGPL-3.0/jrmi.pcap", "ndpi-LGPL-3.0/openwire.pcapng", "zeek/redis/pubsub.pcap", "zeek/smb/smb3.pcap",
         "zeek/tls/dtls1_2.pcap", "zeek/quic/quicv2-http3-443.pcap"})
-    void findsNothingInOtherProtocols(String file) throws IOException {
+    void findsNothingInOtherProtocols(String file) throws Exception {
         assertThat(protocols(file).keySet()).containsOnly(UNKNOWN);
     }
 
     @Test
-    void readsEveryProtocolCaptureWithoutErrors() throws IOException {
+    void readsEveryProtocolCaptureWithoutErrors() throws Exception {
         Path proto = CORPUS.resolve("proto");
         Assumptions.assumeTrue(Files.isDirectory(proto), "corpus not found at " + proto);
         List<Path> files;
