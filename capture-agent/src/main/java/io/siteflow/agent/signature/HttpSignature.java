@@ -5,7 +5,8 @@ package io.siteflow.agent.signature;
  *
  * <ul>
  *   <li>Request: a method ({@code GET POST HEAD PUT DELETE OPTIONS PATCH CONNECT TRACE}) and a space,
- *       then a printable request target. When the line end is captured, it must hold {@code  HTTP/1.};
+ *       then a printable request target. When the line end is captured, the line must end with
+ *       {@code  HTTP/1.} and a digit;
  *       when the capture stops first, at least one printable target byte after the method suffices
  *       (so {@code GET /} in 5 bytes is HTTP).</li>
  *   <li>Response: {@code HTTP/1.} and a digit and a space: 9 bytes.</li>
@@ -55,7 +56,8 @@ final class HttpSignature {
         for (int k = i; k < end; k++) {
             int b = d[k];
             if (b == '\r' || b == '\n') {
-                return Bytes.indexOf(d, i, k, VERSION) > i;
+                int version = k - VERSION.length - 1;
+                return version > i && Bytes.startsWith(d, version, k, VERSION) && Bytes.isDigit(d[k - 1]);
             }
             if (!Bytes.isPrintable(b)) {
                 return false;

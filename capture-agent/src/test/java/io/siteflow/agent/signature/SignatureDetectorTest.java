@@ -225,6 +225,9 @@ class SignatureDetectorTest {
         assertThat(truncated(request, 5)).isEqualTo(L7Protocol.HTTP);
         assertThat(truncated(request, 4)).isEqualTo(L7Protocol.UNKNOWN);
         assertThat(tcp(of().ascii("GET key\r\n").build())).isEqualTo(L7Protocol.UNKNOWN);
+        assertThat(tcp(of().ascii("GET / HTTP/1.1 trailing\r\n").build())).isEqualTo(L7Protocol.UNKNOWN);
+        assertThat(tcp(of().ascii("GET / HTTP/1.x\r\n").build())).isEqualTo(L7Protocol.UNKNOWN);
+        assertThat(tcp(of().ascii("GET / HTTP/1.0\n").build())).isEqualTo(L7Protocol.HTTP);
         assertThat(tcp(of().ascii("get / HTTP/1.1\r\n").build())).isEqualTo(L7Protocol.UNKNOWN);
         assertThat(tcp(of().ascii("GET  / HTTP/1.1\r\n").build())).isEqualTo(L7Protocol.UNKNOWN);
         assertThat(tcp(of().ascii("GET /").u8(0).ascii(" HTTP/1.1\r\n").build())).isEqualTo(L7Protocol.UNKNOWN);
