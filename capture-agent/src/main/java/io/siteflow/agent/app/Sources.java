@@ -4,8 +4,11 @@ import io.siteflow.agent.capture.CaptureFailure;
 import io.siteflow.agent.capture.CaptureFileException;
 import io.siteflow.agent.capture.PacketSource;
 import io.siteflow.agent.capture.file.CaptureFileReader;
+import io.siteflow.agent.capture.live.BpfFilters;
+import io.siteflow.agent.capture.live.LiveCapture;
 import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.agent.flow.L7Tracker;
+import io.siteflow.agent.signature.SignatureL7Tracker;
 
 /** Opens the packet source the options name. */
 final class Sources {
@@ -16,10 +19,14 @@ final class Sources {
         if (!o.live()) {
             return CaptureFileReader.open(o.file());
         }
-        throw new CaptureFailure("live capture is not available in this build");
+        return LiveCapture.builder(o.iface())
+                .snaplen(o.snaplen())
+                .bufferBytes(o.bufferBytes())
+                .bpfFilter(BpfFilters.forRemoteCidrs(o.remoteCidrs()))
+                .build();
     }
 
     static L7Tracker l7Tracker() {
-        return L7Tracker.NONE;
+        return new SignatureL7Tracker();
     }
 }
