@@ -15,9 +15,13 @@ import io.siteflow.agent.capture.CaptureFileException.Kind;
 import io.siteflow.agent.capture.CaptureStats;
 import io.siteflow.agent.capture.file.RecordingHandler.Seen;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -150,7 +154,7 @@ class CaptureFileErrorTest {
     @Test
     void reportsACutGzipStreamAtTheFirstIncompleteRecord() throws Exception {
         TestCaptures.Pcap pcap = pcap(BIG_ENDIAN, true, 1);
-        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        SplittableRandom random = new SplittableRandom(7);
         for (int i = 0; i < 20; i++) {
             byte[] noise = new byte[1000];
             random.nextBytes(noise);
@@ -168,6 +172,53 @@ class CaptureFileErrorTest {
             assertThat(e.offset()).isEqualTo(24 + 1016L * delivered);
             assertThat(e.getMessage()).isEqualTo(file + ": cut short at byte " + (24 + 1016L * delivered)
                     + ": gzip stream ends early (Unexpected end of ZLIB input stream)");
+        }
+    }
+
+    @Test
+    void reportsAReadErrorAfterDeliveringTheCompleteRecordsBeforeIt() throws Exception {
+        byte[] bytes = threeGoodPackets().packet(4, 0, data(60, 4), 60).bytes();
+        Path name = dir.resolve("disk.pcap");
+        RecordingHandler handler = new RecordingHandler();
+        try (CaptureFileReader reader = CaptureFileReader.open(name, new FailingChannel(bytes, 280), 1 << 16)) {
+            CaptureFileException e = catchThrowableOfType(() -> reader.run(handler), CaptureFileException.class);
+
+            assertThat(e.kind()).isEqualTo(Kind.IO);
+            assertThat(e.offset()).isEqualTo(252);
+            assertThat(e.getMessage()).isEqualTo(name + ": read error at byte 252: disk on fire");
+            assertThat(handler.seen).containsExactlyElementsOf(THREE);
+        }
+    }
+
+    /** Hands out the first {@code failAt} bytes, then fails every read. */
+    private static final class FailingChannel implements ReadableByteChannel {
+        private final byte[] bytes;
+        private final int failAt;
+        private int position;
+
+        FailingChannel(byte[] bytes, int failAt) {
+            this.bytes = bytes;
+            this.failAt = failAt;
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            if (position == failAt) {
+                throw new IOException("disk on fire");
+            }
+            int n = Math.min(Math.min(dst.remaining(), 100), failAt - position);
+            dst.put(bytes, position, n);
+            position += n;
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {
         }
     }
 }
