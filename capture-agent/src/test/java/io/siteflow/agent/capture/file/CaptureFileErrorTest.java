@@ -41,7 +41,7 @@ class CaptureFileErrorTest {
             new Seen(2_000_000_000L, 1, data(60, 2), 60), new Seen(3_000_000_000L, 1, data(60, 3), 60));
 
     static void assertOpenFails(Path file, Kind kind, long offset, String message) {
-        CaptureFileException e = catchThrowableOfType(() -> CaptureFileReader.open(file), CaptureFileException.class);
+        CaptureFileException e = catchThrowableOfType(CaptureFileException.class, () -> CaptureFileReader.open(file));
         assertThat(e).as("open must fail").isNotNull();
         assertThat(e.getMessage()).isEqualTo(message);
         assertThat(e.kind()).isEqualTo(kind);
@@ -53,7 +53,7 @@ class CaptureFileErrorTest {
     static RecordingHandler assertRunFails(Path file, Kind kind, long offset, String message) throws Exception {
         RecordingHandler handler = new RecordingHandler();
         try (CaptureFileReader reader = CaptureFileReader.open(file, 64)) {
-            CaptureFileException e = catchThrowableOfType(() -> reader.run(handler), CaptureFileException.class);
+            CaptureFileException e = catchThrowableOfType(CaptureFileException.class, () -> reader.run(handler));
             assertThat(e).as("run must fail").isNotNull();
             assertThat(e.getMessage()).isEqualTo(message);
             assertThat(e.kind()).isEqualTo(kind);
@@ -164,7 +164,7 @@ class CaptureFileErrorTest {
         Path file = write(dir.resolve("cut.pcap.gz"), Arrays.copyOf(compressed, compressed.length / 2));
         RecordingHandler handler = new RecordingHandler();
         try (CaptureFileReader reader = CaptureFileReader.open(file, 4096)) {
-            CaptureFileException e = catchThrowableOfType(() -> reader.run(handler), CaptureFileException.class);
+            CaptureFileException e = catchThrowableOfType(CaptureFileException.class, () -> reader.run(handler));
 
             int delivered = handler.seen.size();
             assertThat(delivered).isBetween(5, 15);
@@ -181,7 +181,7 @@ class CaptureFileErrorTest {
         Path name = dir.resolve("disk.pcap");
         RecordingHandler handler = new RecordingHandler();
         try (CaptureFileReader reader = CaptureFileReader.open(name, new FailingChannel(bytes, 280), 1 << 16)) {
-            CaptureFileException e = catchThrowableOfType(() -> reader.run(handler), CaptureFileException.class);
+            CaptureFileException e = catchThrowableOfType(CaptureFileException.class, () -> reader.run(handler));
 
             assertThat(e.kind()).isEqualTo(Kind.IO);
             assertThat(e.offset()).isEqualTo(252);
