@@ -4,14 +4,19 @@ import io.siteflow.agent.capture.CaptureFileException;
 import io.siteflow.agent.capture.PacketHandler;
 import io.siteflow.agent.capture.file.CaptureFileReader;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 
 /**
  * Reads a capture file with {@link CaptureFileReader} and prints packets, bytes and packets/s: the
  * reader alone, without decoding. Usage: {@code ReaderThroughput FILE [ROUNDS]} (default 5 rounds; the
- * first ones warm the JIT and the page cache). Compare with {@code tcpdump -r FILE -w /dev/null}.
+ * first ones warm the JIT and the page cache). Compare with {@code tcpdump -r FILE -w /dev/null}. On a
+ * shared machine compare CPU time (this thread's; tcpdump's user + system time), not wall time.
  */
 public final class ReaderThroughput {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
     private ReaderThroughput() {
     }
 
@@ -41,6 +46,7 @@ public final class ReaderThroughput {
         for (int round = 1; round <= rounds; round++) {
             Counter counter = new Counter();
             long start = System.nanoTime();
+            long cpuStart = THREADS.getCurrentThreadCpuTime();
             String error = "";
             try (CaptureFileReader reader = CaptureFileReader.open(file)) {
                 reader.run(counter);
@@ -48,9 +54,11 @@ public final class ReaderThroughput {
                 error = "  error: " + e.getMessage();
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            System.out.printf("round %d: %d packets, %d wire bytes, %d captured bytes in %.3f s: %.2f M packets/s, %.0f MB/s (checksum %d)%s%n",
-                    round, counter.packets, counter.wireBytes, counter.capturedBytes, seconds,
-                    counter.packets / seconds / 1e6, counter.capturedBytes / seconds / 1e6, counter.checksum, error);
+            double cpuSeconds = (THREADS.getCurrentThreadCpuTime() - cpuStart) / 1e9;
+            System.out.printf("round %d: %d packets, %d wire bytes, %d captured bytes in %.3f s (%.3f s CPU):"
+                            + " %.2f M packets/s, %.2f M packets per CPU second (checksum %d)%s%n",
+                    round, counter.packets, counter.wireBytes, counter.capturedBytes, seconds, cpuSeconds,
+                    counter.packets / seconds / 1e6, counter.packets / cpuSeconds / 1e6, counter.checksum, error);
         }
     }
 }

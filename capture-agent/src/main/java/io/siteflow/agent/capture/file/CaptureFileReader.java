@@ -66,6 +66,16 @@ public final class CaptureFileReader implements PacketSource {
             if (isGzip(fileChannel)) {
                 channel = Channels.newChannel(new GZIPInputStream(Channels.newInputStream(fileChannel), GZIP_BUFFER_SIZE));
             }
+        } catch (IOException e) {
+            closeQuietly(channel);
+            throw headerReadFailure(file, e);
+        }
+        return open(file, channel, bufferSize);
+    }
+
+    /** Reads an already opened (and decompressed) stream, named {@code file} in messages; closes it on failure. */
+    static CaptureFileReader open(Path file, ReadableByteChannel channel, int bufferSize) throws CaptureFileException {
+        try {
             InputWindow in = new InputWindow(channel, bufferSize);
             return new CaptureFileReader(file, channel, detect(file, in));
         } catch (IOException e) {

@@ -61,6 +61,10 @@ abstract class FormatReader {
      * @throws CaptureFileException TRUNCATED when the stream ends inside the record, IO/CORRUPT on read errors
      */
     final boolean request(int n, String what, boolean endOk) throws CaptureFileException {
+        return in.limit - in.pos >= n || refill(n, what, endOk);
+    }
+
+    private boolean refill(int n, String what, boolean endOk) throws CaptureFileException {
         long start = in.offsetOf(in.pos);
         boolean complete;
         try {

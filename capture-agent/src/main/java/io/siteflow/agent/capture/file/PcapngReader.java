@@ -92,7 +92,8 @@ final class PcapngReader extends FormatReader {
                     + ", but the section has " + section.interfaceCount + " interface(s)");
         }
         int capLen = Bytes.i32(b, p + 20, be);
-        checkCaptured(capLen, length - fixed, offset, name, length);
+        int linkType = section.linkTypes[iface];
+        checkCaptured(capLen & 0xFFFF_FFFFL, linkType, length - fixed, offset, name, length);
         int optionsStart = p + fixed - 4 + ((capLen + 3) & ~3);
         if (optionsStart < p + length - 4) {
             section.checkOptions(b, p, optionsStart, p + length - 4, offset, name);
@@ -100,7 +101,7 @@ final class PcapngReader extends FormatReader {
         lastNanos = section.scales[iface].toNanos(Bytes.hiLo64(b, p + 12, be));
         int wireLen = Bytes.i32(b, p + 24, be);
         in.pos = p + length;
-        handler.onPacket(lastNanos, section.linkTypes[iface], b, p + 28, capLen, wireLen < 0 ? Integer.MAX_VALUE : wireLen);
+        handler.onPacket(lastNanos, linkType, b, p + 28, capLen, wireLen < 0 ? Integer.MAX_VALUE : wireLen);
         countDelivered(++count);
     }
 
@@ -116,16 +117,17 @@ final class PcapngReader extends FormatReader {
         long wireLen = Bytes.u32(b, p + 8, section.bigEndian);
         long snapLen = section.snapLengths[0];
         long capLen = snapLen != 0 && wireLen > snapLen ? snapLen : wireLen;
-        checkCaptured(capLen > Integer.MAX_VALUE ? -1 : (int) capLen, length - 16, offset, name, length);
+        checkCaptured(capLen, section.linkTypes[0], length - 16, offset, name, length);
         in.pos = p + length;
         handler.onPacket(lastNanos, section.linkTypes[0], b, p + 12, (int) capLen, (int) Math.min(wireLen, Integer.MAX_VALUE));
         countDelivered(++count);
     }
 
-    private void checkCaptured(int capLen, int room, long offset, String name, int length) throws CaptureFileException {
-        if (capLen < 0 || capLen > MAX_CAPTURED_LENGTH) {
-            throw corrupt(offset, name + " holds a packet of " + Integer.toUnsignedString(capLen)
-                    + " captured bytes, bigger than the maximum of " + MAX_CAPTURED_LENGTH);
+    private void checkCaptured(long capLen, int linkType, int room, long offset, String name, int length)
+            throws CaptureFileException {
+        int max = PcapReader.maxCapturedLength(linkType);
+        if (capLen > max) {
+            throw corrupt(offset, name + " holds a packet of " + capLen + " captured bytes, bigger than the maximum of " + max);
         }
         if (capLen > room) {
             throw corrupt(offset, name + " of " + length + " bytes is too short for " + capLen + " captured bytes");

@@ -15,9 +15,13 @@ import io.siteflow.agent.capture.CaptureFileException.Kind;
 import io.siteflow.agent.capture.CaptureStats;
 import io.siteflow.agent.capture.file.RecordingHandler.Seen;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +41,7 @@ class CaptureFileErrorTest {
             new Seen(2_000_000_000L, 1, data(60, 2), 60), new Seen(3_000_000_000L, 1, data(60, 3), 60));
 
     static void assertOpenFails(Path file, Kind kind, long offset, String message) {
-        CaptureFileException e = catchThrowableOfType(() -> CaptureFileReader.open(file), CaptureFileException.class);
+        CaptureFileException e = catchThrowableOfType(CaptureFileException.class, () -> CaptureFileReader.open(file));
         assertThat(e).as("open must fail").isNotNull();
         assertThat(e.getMessage()).isEqualTo(message);
         assertThat(e.kind()).isEqualTo(kind);
@@ -49,7 +53,7 @@ class CaptureFileErrorTest {
     static RecordingHandler assertRunFails(Path file, Kind kind, long offset, String message) throws Exception {
         RecordingHandler handler = new RecordingHandler();
         try (CaptureFileReader reader = CaptureFileReader.open(file, 64)) {
-            CaptureFileException e = catchThrowableOfType(() -> reader.run(handler), CaptureFileException.class);
+            CaptureFileException e = catchThrowableOfType(CaptureFileException.class, () -> reader.run(handler));
             assertThat(e).as("run must fail").isNotNull();
             assertThat(e.getMessage()).isEqualTo(message);
             assertThat(e.kind()).isEqualTo(kind);
@@ -150,7 +154,7 @@ class CaptureFileErrorTest {
     @Test
     void reportsACutGzipStreamAtTheFirstIncompleteRecord() throws Exception {
         TestCaptures.Pcap pcap = pcap(BIG_ENDIAN, true, 1);
-        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        SplittableRandom random = new SplittableRandom(7);
         for (int i = 0; i < 20; i++) {
             byte[] noise = new byte[1000];
             random.nextBytes(noise);
@@ -160,7 +164,7 @@ class CaptureFileErrorTest {
         Path file = write(dir.resolve("cut.pcap.gz"), Arrays.copyOf(compressed, compressed.length / 2));
         RecordingHandler handler = new RecordingHandler();
         try (CaptureFileReader reader = CaptureFileReader.open(file, 4096)) {
-            CaptureFileException e = catchThrowableOfType(() -> reader.run(handler), CaptureFileException.class);
+            CaptureFileException e = catchThrowableOfType(CaptureFileException.class, () -> reader.run(handler));
 
             int delivered = handler.seen.size();
             assertThat(delivered).isBetween(5, 15);
@@ -168,6 +172,53 @@ class CaptureFileErrorTest {
             assertThat(e.offset()).isEqualTo(24 + 1016L * delivered);
             assertThat(e.getMessage()).isEqualTo(file + ": cut short at byte " + (24 + 1016L * delivered)
                     + ": gzip stream ends early (Unexpected end of ZLIB input stream)");
+        }
+    }
+
+    @Test
+    void reportsAReadErrorAfterDeliveringTheCompleteRecordsBeforeIt() throws Exception {
+        byte[] bytes = threeGoodPackets().packet(4, 0, data(60, 4), 60).bytes();
+        Path name = dir.resolve("disk.pcap");
+        RecordingHandler handler = new RecordingHandler();
+        try (CaptureFileReader reader = CaptureFileReader.open(name, new FailingChannel(bytes, 280), 1 << 16)) {
+            CaptureFileException e = catchThrowableOfType(CaptureFileException.class, () -> reader.run(handler));
+
+            assertThat(e.kind()).isEqualTo(Kind.IO);
+            assertThat(e.offset()).isEqualTo(252);
+            assertThat(e.getMessage()).isEqualTo(name + ": read error at byte 252: disk on fire");
+            assertThat(handler.seen).containsExactlyElementsOf(THREE);
+        }
+    }
+
+    /** Hands out the first {@code failAt} bytes, then fails every read. */
+    private static final class FailingChannel implements ReadableByteChannel {
+        private final byte[] bytes;
+        private final int failAt;
+        private int position;
+
+        FailingChannel(byte[] bytes, int failAt) {
+            this.bytes = bytes;
+            this.failAt = failAt;
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            if (position == failAt) {
+                throw new IOException("disk on fire");
+            }
+            int n = Math.min(Math.min(dst.remaining(), 100), failAt - position);
+            dst.put(bytes, position, n);
+            position += n;
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public void close() {
         }
     }
 }

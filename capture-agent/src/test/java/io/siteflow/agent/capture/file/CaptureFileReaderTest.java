@@ -155,4 +155,17 @@ class CaptureFileReaderTest {
                     .hasMessage(file + ": run() may only be called once");
         }
     }
+
+    @Test
+    void deliversNothingWhenStoppedBeforeRunning() throws Exception {
+        Path file = pcap(LITTLE_ENDIAN, false, 1).packet(1, 0, data(10, 0), 10).writeTo(dir.resolve("stopped.pcap"));
+        RecordingHandler handler = new RecordingHandler();
+        try (CaptureFileReader reader = CaptureFileReader.open(file)) {
+            reader.stop();
+            reader.run(handler);
+
+            assertThat(handler.seen).isEmpty();
+            assertThat(reader.stats()).isEqualTo(new CaptureStats(0, 0, 0));
+        }
+    }
 }

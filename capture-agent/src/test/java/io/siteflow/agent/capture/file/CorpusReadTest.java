@@ -13,6 +13,10 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -69,7 +73,7 @@ class CorpusReadTest {
         long packets;
         long wireBytes;
         long capturedBytes;
-        final java.util.Set<Integer> linkTypes = new java.util.TreeSet<>();
+        final Set<Integer> linkTypes = new TreeSet<>();
 
         @Override
         public void onPacket(long ts, int linkType, byte[] data, int offset, int capturedLength, int wireLength) {
@@ -103,6 +107,10 @@ class CorpusReadTest {
                     : status.startsWith("error: damaged") ? Kind.CORRUPT : fail("unexpected status " + status);
             assertThat(error == null ? null : error.kind()).as(error == null ? "no error" : error.getMessage())
                     .isEqualTo(expected);
+            Matcher tooBig = Pattern.compile("File has (\\d+)-byte packet").matcher(status);
+            if (tooBig.find()) {
+                assertThat(error.getMessage()).contains("packet record of " + tooBig.group(1) + " captured bytes");
+            }
             assertThat(totals.packets).as("packets").isEqualTo(row.packets);
             assertThat(totals.wireBytes).as("bytes").isEqualTo(row.bytes);
             if (row.classicPcap() && row.packets > 0) {

@@ -85,6 +85,15 @@ class PcapngErrorTest {
     }
 
     @Test
+    void rejectsAPacketBiggerThanTheMaximum() throws Exception {
+        Path file = pcapng(LITTLE_ENDIAN).idb(1, 0).epb(0, 1, data(10, 1), 10).epb(0, 2, data(262_148, 2), 262_148)
+                .writeTo(dir.resolve("big.pcapng"));
+
+        assertThat(assertRunFails(file, Kind.CORRUPT, 92, file + ": corrupt at byte 92: enhanced packet block holds"
+                + " a packet of 262148 captured bytes, bigger than the maximum of 262144").seen).containsExactly(FIRST);
+    }
+
+    @Test
     void reportsAFileCutShortInAPacketOrASkippedBlock() throws Exception {
         byte[] two = pcapng(BIG_ENDIAN).idb(1, 0).epb(0, 1, data(10, 1), 10).epb(0, 2, data(10, 2), 10).bytes();
         Path inPacket = write(dir.resolve("cut.pcapng"), Arrays.copyOf(two, 92 + 20));

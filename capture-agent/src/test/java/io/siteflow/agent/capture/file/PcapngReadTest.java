@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.siteflow.agent.capture.file.RecordingHandler.Seen;
 
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -112,7 +113,7 @@ class PcapngReadTest {
 
     @Test
     void acceptsPacketOptionsThatFitTheBlock() throws Exception {
-        byte[] comment = "hello".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] comment = "hello".getBytes(StandardCharsets.US_ASCII);
         TestCaptures.Pcapng capture = pcapng(LITTLE_ENDIAN)
                 .idb(ETHERNET, 0, COMMENT, comment)
                 .epb(0, 1L, data(10, 1), 10);
