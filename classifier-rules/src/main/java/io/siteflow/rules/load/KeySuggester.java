@@ -8,8 +8,18 @@ final class KeySuggester {
     private KeySuggester() {
     }
 
-    /** The closest candidate within a distance of 2 (or equal ignoring case), if any. */
+    /**
+     * The closest candidate: equal ignoring case, else one that contains the typo (3+ characters), else the
+     * nearest within an edit distance of 1 (3-5 characters) or 2 (longer). Empty when none is close.
+     */
     static Optional<String> nearest(String typo, Collection<String> candidates) {
+        if (typo.length() >= 3) {
+            for (String c : candidates) {
+                if (!c.equalsIgnoreCase(typo) && c.toLowerCase(java.util.Locale.ROOT).contains(typo.toLowerCase(java.util.Locale.ROOT))) {
+                    return Optional.of(c);
+                }
+            }
+        }
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (String c : candidates) {
@@ -19,7 +29,7 @@ final class KeySuggester {
                 bestDistance = d;
             }
         }
-        int limit = Math.min(2, Math.max(1, typo.length() / 2));
+        int limit = typo.length() <= 2 ? 0 : typo.length() <= 5 ? 1 : 2;
         return bestDistance <= limit ? Optional.of(best) : Optional.empty();
     }
 
