@@ -71,9 +71,10 @@ public final class AuditText {
             sb.append("  largest non-DB flows:\n");
         }
         for (TopFlow f : v.topFlows()) {
-            sb.append(String.format(Locale.ROOT, "    %s %s:%d -> %s:%d%s  %s (%s)  %d bytes%n",
+            String by = f.rule().equals(io.siteflow.rules.model.Rule.NONE.name()) ? ", no rule matched" : " by " + f.rule();
+            sb.append(String.format(Locale.ROOT, "    %s %s:%d -> %s:%d%s  %s%s  %d bytes%n",
                     Protocols.name(f.proto()), f.src(), f.srcPort(), f.dst(), f.dstPort(),
-                    f.l7().isEmpty() ? "" : " l7=" + f.l7(), f.category(), f.rule(), f.bytes()));
+                    f.l7().isEmpty() ? "" : " l7=" + f.l7(), f.category(), by, f.bytes()));
         }
     }
 
