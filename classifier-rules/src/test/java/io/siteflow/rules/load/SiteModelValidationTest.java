@@ -68,9 +68,7 @@ class SiteModelValidationTest {
                 sites:
                   a: { cidrs: [10.1.0.0/16 }
                 """;
-        assertThat(messages(yaml)).hasSize(1);
-        assertThat(messages(yaml).get(0)).startsWith("sites.yaml:2:");
-        assertThat(messages(yaml).get(0)).contains(": YAML syntax error: ");
+        assertThat(messages(yaml)).containsExactly("sites.yaml:2:28: YAML syntax error: expected ',' or ']', but got }");
     }
 
     @Test
