@@ -107,34 +107,52 @@ final class RuleMasks {
         }
     }
 
-    /** Port masks interned into classes: ports with the same set of rules share one row. */
+    /**
+     * Port masks interned into classes: ports between two consecutive range boundaries of any rule accept the
+     * same rules, so one row is computed per segment and equal rows are shared.
+     */
     private long[] ports(List<Rule> rules) {
+        java.util.TreeSet<Integer> cuts = new java.util.TreeSet<>(List.of(0, 65536));
+        rules.forEach(r -> r.matches().forEach(m -> {
+            if (m instanceof PortMatch pm) {
+                pm.ranges().forEach(x -> {
+                    cuts.add(x.low());
+                    cuts.add(x.high() + 1);
+                });
+            }
+        }));
         Map<LongArrayKey, Integer> classes = new HashMap<>();
         List<long[]> rows = new ArrayList<>();
-        for (int p = 0; p < 65536; p++) {
-            long[] row = new long[words];
-            for (int r = 0; r < rules.size(); r++) {
-                boolean ok = true;
-                for (Match m : rules.get(r).matches()) {
-                    if (m instanceof PortMatch pm && !pm.matchesPort(p)) {
-                        ok = false;
-                    }
-                }
-                if (ok) {
-                    row[r >>> 6] |= 1L << (r & 63);
-                }
-            }
-            Integer id = classes.computeIfAbsent(new LongArrayKey(row), k -> {
+        Integer[] bounds = cuts.toArray(new Integer[0]);
+        for (int i = 0; i + 1 < bounds.length; i++) {
+            long[] row = portRow(rules, bounds[i]);
+            int id = classes.computeIfAbsent(new LongArrayKey(row), k -> {
                 rows.add(row);
                 return rows.size() - 1;
             });
-            portClass[p] = (char) id.intValue();
+            Arrays.fill(portClass, bounds[i], bounds[i + 1], (char) id);
         }
         long[] out = new long[rows.size() * words];
         for (int i = 0; i < rows.size(); i++) {
             System.arraycopy(rows.get(i), 0, out, i * words, words);
         }
         return out;
+    }
+
+    private long[] portRow(List<Rule> rules, int port) {
+        long[] row = new long[words];
+        for (int r = 0; r < rules.size(); r++) {
+            boolean ok = true;
+            for (Match m : rules.get(r).matches()) {
+                if (m instanceof PortMatch pm && !pm.matchesPort(port)) {
+                    ok = false;
+                }
+            }
+            if (ok) {
+                row[r >>> 6] |= 1L << (r & 63);
+            }
+        }
+        return row;
     }
 
     private record LongArrayKey(long[] a) {

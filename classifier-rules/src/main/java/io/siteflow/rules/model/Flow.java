@@ -33,15 +33,23 @@ public record Flow(int proto, long srcHi, long srcLo, int srcPort, long dstHi, l
         return IpAddresses.format(srcHi, srcLo);
     }
 
-    /** The flow in the syntax of {@code siteflow rules explain}, e.g. {@code tcp 10.2.0.20:40112 -> 10.1.0.10:1521}. */
+    /**
+     * The flow in the syntax of {@code siteflow rules explain}, e.g. {@code tcp 10.2.0.20:40112 -> 10.1.0.10:1521};
+     * ports are left out when both are 0 and the protocol is neither TCP nor UDP.
+     */
     @Override
     public String toString() {
-        String s = Protocols.name(proto) + " " + endpoint(srcHi, srcLo, srcPort) + " -> " + endpoint(dstHi, dstLo, dstPort);
+        boolean ports = proto == Protocols.TCP || proto == Protocols.UDP || srcPort != 0 || dstPort != 0;
+        String s = Protocols.name(proto) + " " + endpoint(srcHi, srcLo, srcPort, ports) + " -> "
+                + endpoint(dstHi, dstLo, dstPort, ports);
         return l7 == L7Protocol.UNKNOWN ? s : s + " l7=" + l7.wireName();
     }
 
-    private static String endpoint(long hi, long lo, int port) {
+    private static String endpoint(long hi, long lo, int port, boolean withPort) {
         String a = IpAddresses.format(hi, lo);
+        if (!withPort) {
+            return a;
+        }
         return IpAddresses.isV4(hi, lo) ? a + ":" + port : "[" + a + "]:" + port;
     }
 }

@@ -28,7 +28,7 @@ class FlowSyntaxTest {
         Flow icmp = FlowSyntax.parse("1 10.0.0.1 -> 10.0.0.2");
 
         assertThat(f.toString()).isEqualTo("udp [fd00:2::20]:7574 -> [fd00:1::1]:7574");
-        assertThat(icmp.toString()).isEqualTo("icmp 10.0.0.1:0 -> 10.0.0.2:0");
+        assertThat(icmp.toString()).isEqualTo("icmp 10.0.0.1 -> 10.0.0.2");
     }
 
     @ParameterizedTest(name = "[{index}] {1}")
