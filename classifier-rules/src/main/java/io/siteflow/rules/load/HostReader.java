@@ -15,6 +15,8 @@ import java.util.Optional;
 final class HostReader {
     private static final List<String> HOST_KEYS = List.of("address", "name", "role");
     private static final List<String> AUDIT_KEYS = List.of("server", "remoteSite");
+    private static final List<String> WELL_KNOWN_ROLES = List.of("db", "app-server", "admin", "jms-server",
+            "coherence", "frontend");
 
     private final Reading reading;
     private final List<Site> sites;
@@ -71,6 +73,10 @@ final class HostReader {
     private Optional<String> role(Reading.At at) {
         return reading.scalar(at).flatMap(s -> {
             if (RuleReader.NAME.matcher(s.text()).matches()) {
+                if (!WELL_KNOWN_ROLES.contains(s.text())) {
+                    KeySuggester.nearest(s.text(), WELL_KNOWN_ROLES).ifPresent(w -> reading.warning(at,
+                            Reading.quote(s.text()) + " is not a well-known role, did you mean " + Reading.quote(w) + "?"));
+                }
                 return Optional.of(s.text());
             }
             reading.error(at, Reading.quote(s.text()) + " is not a role name (letters, digits, '.', '_', '-')");

@@ -3,6 +3,7 @@ package io.siteflow.rules.load;
 import io.siteflow.rules.model.AuditSpec;
 import io.siteflow.rules.model.DefaultRules;
 import io.siteflow.rules.model.Host;
+import io.siteflow.rules.model.PeerRoleMatch;
 import io.siteflow.rules.model.Rule;
 import io.siteflow.rules.model.Site;
 import io.siteflow.rules.model.SiteModel;
@@ -60,6 +61,7 @@ public final class SiteModelLoader {
         List<AuditSpec> audit = opt(f, "audit").map(a -> hostReader.audit(a, hosts)).orElse(List.of());
         List<Rule> rules = effectiveRules(reading, userRules, defaults);
         ShadowCheck.check(userRules, reading);
+        checkRolesExist(reading, userRules, hosts);
         List<Diagnostic> all = new ArrayList<>(d.sorted());
         if (defaults == DefaultRules.FMW) {
             all.addAll(DefaultRuleSet.fmw().diagnostics);
@@ -91,6 +93,23 @@ public final class SiteModelLoader {
         }
         out.addAll(builtIn);
         return out;
+    }
+
+    /** Warns about a {@code peerRoles} value that no listed host has: such a condition can never hold. */
+    private static void checkRolesExist(Reading reading, List<RuleReader.ReadRule> rules, List<Host> hosts) {
+        for (RuleReader.ReadRule r : rules) {
+            r.rule().matches().stream().filter(m -> m instanceof PeerRoleMatch).map(m -> (PeerRoleMatch) m)
+                    .flatMap(m -> m.roles().stream())
+                    .filter(role -> hosts.stream().noneMatch(h -> h.role().equals(role)))
+                    .forEach(role -> reading.warning(child(r.at(), "peerRoles"),
+                            "no listed host has role " + Reading.quote(role.name())));
+        }
+    }
+
+    private static Reading.At child(Reading.At at, String key) {
+        YamlNode.Mapping m = (YamlNode.Mapping) at.node();
+        return m.entries().stream().filter(e -> e.key().text().equals(key)).findFirst()
+                .map(e -> new Reading.At(e.value(), Reading.child(at.path(), key))).orElse(at);
     }
 
     private static BigDecimal threshold(Reading reading, Reading.At at) {

@@ -35,6 +35,7 @@ public final class AuditReportJson {
         g.writeNumberField("end", c.lastMs());
         g.writeNumberField("bytes", c.bytes());
         g.writeNumberField("unclassifiedBytes", c.unclassified());
+        g.writeNumberField("rejectedRecords", c.rejected());
         g.writeNumberField("received", c.received());
         g.writeNumberField("dropped", c.dropped());
         g.writeStringField("rules", r.rules());

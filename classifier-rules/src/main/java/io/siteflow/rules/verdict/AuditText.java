@@ -22,6 +22,10 @@ public final class AuditText {
         sb.append(String.format(Locale.ROOT, "  %d flow records, %d bytes, %s .. %s%n", c.records(), c.bytes(),
                 Instant.ofEpochMilli(c.firstMs()), Instant.ofEpochMilli(c.lastMs())));
         sb.append("  rules ").append(r.rules()).append('\n');
+        if (c.rejected() > 0) {
+            sb.append(String.format(Locale.ROOT, "  WARNING: %d records rejected (address is no IP address)%n",
+                    c.rejected()));
+        }
         if (VerdictCalculator.dropsAboveLimit(c.received(), c.dropped())) {
             sb.append(String.format(Locale.ROOT, "  WARNING: observer dropped %d of %d packets (> 0.1%%)%n",
                     c.dropped(), c.received() + c.dropped()));

@@ -11,11 +11,12 @@ import java.util.Objects;
  * @param lastMs       latest record end, epoch ms (0 when no record)
  * @param bytes        IP bytes of all records, both directions
  * @param unclassified IP bytes of records that matched no rule
+ * @param rejected     records that could not be classified (an address that is no IP address)
  * @param received     packets the observer received (0 when unknown)
  * @param dropped      packets the observer dropped (0 when unknown)
  */
 public record CaptureInfo(String source, long records, long firstMs, long lastMs, long bytes, long unclassified,
-                          long received, long dropped) {
+                          long rejected, long received, long dropped) {
     public CaptureInfo {
         Objects.requireNonNull(source, "source");
     }

@@ -31,6 +31,7 @@ public final class OfflineAudit {
     private final Map<AuditPair, TreeMap<Long, PairAggregate>> windows = new LinkedHashMap<>();
     private final Map<String, RttHistogram> siteRtt = new TreeMap<>();
     private long records;
+    private long rejected;
     private long bytes;
     private long unclassified;
     private long first = Long.MAX_VALUE;
@@ -55,10 +56,16 @@ public final class OfflineAudit {
     /**
      * Adds one record.
      *
-     * @throws IllegalArgumentException when an address of the record is not an IP address
+     * @return false (and the record is counted as rejected) when an address of the record is no IP address
      */
-    public void accept(FlowRecord r) {
-        Flow f = Classifier.flowOf(r);
+    public boolean accept(FlowRecord r) {
+        Flow f;
+        try {
+            f = Classifier.flowOf(r);
+        } catch (IllegalArgumentException e) {
+            rejected++;
+            return false;
+        }
         Classification c = classifier.classify(f);
         records++;
         bytes += r.totalBytes();
@@ -72,6 +79,7 @@ public final class OfflineAudit {
         if (r.rttMicros() != null && c.crossSite()) {
             siteRtt.computeIfAbsent(sitePair(c.srcSite(), c.dstSite()), k -> new RttHistogram()).add(r.rttMicros());
         }
+        return true;
     }
 
     private void route(FlowRecord r, Classification c, String server, Site otherSite, String otherAddress) {
@@ -102,7 +110,7 @@ public final class OfflineAudit {
         List<SitePairRtt> rtts = new ArrayList<>();
         siteRtt.forEach((k, h) -> rtts.add(new SitePairRtt(k.split(" ")[0], k.split(" ")[1], h.summary())));
         CaptureInfo info = new CaptureInfo(source, records, records == 0 ? 0 : first, records == 0 ? 0 : last,
-                bytes, unclassified, received, dropped);
+                bytes, unclassified, rejected, received, dropped);
         return new AuditReport(info, model.version(), total, windowed, rtts);
     }
 

@@ -82,7 +82,7 @@ public final class PairAggregateJson {
     public static PairAggregate parse(byte[] json) throws VerdictFormatException {
         try (JsonParser p = VerdictJson.FACTORY.createParser(json)) {
             p.nextToken();
-            VerdictJson.expect(p, JsonToken.START_OBJECT, "aggregate");
+            VerdictJsonReader.expect(p, JsonToken.START_OBJECT, "aggregate");
             PairAggregate a = new PairAggregate();
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String name = p.currentName();
@@ -100,12 +100,12 @@ public final class PairAggregateJson {
     private static void field(PairAggregate a, String name, JsonParser p) throws IOException, VerdictFormatException {
         switch (name) {
             case "records" -> a.records = p.getLongValue();
-            case "categories" -> VerdictJson.longMap(p, name)
+            case "categories" -> VerdictJsonReader.longMap(p, name)
                     .forEach((k, v) -> a.categoryBytes[Category.parse(k).ordinal()] += v);
-            case "addresses" -> a.addressBytes.putAll(VerdictJson.longMap(p, name));
+            case "addresses" -> a.addressBytes.putAll(VerdictJsonReader.longMap(p, name));
             case "rtt" -> readRtt(a, p);
             case "dbConnections" -> {
-                VerdictJson.expect(p, JsonToken.START_OBJECT, name);
+                VerdictJsonReader.expect(p, JsonToken.START_OBJECT, name);
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String key = p.currentName();
                     p.nextToken();
@@ -117,13 +117,13 @@ public final class PairAggregateJson {
                     a.dbConnections.add(key, first, last);
                 }
             }
-            case "topFlows" -> VerdictJson.topFlows(p).forEach(a.topFlows::add);
+            case "topFlows" -> VerdictJsonReader.topFlows(p).forEach(a.topFlows::add);
             default -> p.skipChildren();
         }
     }
 
     private static void readRtt(PairAggregate a, JsonParser p) throws IOException, VerdictFormatException {
-        VerdictJson.expect(p, JsonToken.START_OBJECT, "rtt");
+        VerdictJsonReader.expect(p, JsonToken.START_OBJECT, "rtt");
         long max = 0;
         boolean rounded = false;
         Map<Long, Long> counts = new TreeMap<>();
@@ -133,7 +133,7 @@ public final class PairAggregateJson {
             switch (k) {
                 case "max" -> max = p.getLongValue();
                 case "rounded" -> rounded = p.getBooleanValue();
-                case "counts" -> VerdictJson.longMap(p, "rtt.counts").forEach((v, c) -> counts.put(Long.parseLong(v), c));
+                case "counts" -> VerdictJsonReader.longMap(p, "rtt.counts").forEach((v, c) -> counts.put(Long.parseLong(v), c));
                 default -> p.skipChildren();
             }
         }

@@ -51,6 +51,23 @@ class SiteModelValidationTest {
     }
 
     @Test
+    void warnsAboutMisspeltHostRolesAndRuleRolesNoHostHas() {
+        String yaml = """
+                defaults: none
+                sites:
+                  a: { cidrs: [10.1.0.0/16] }
+                hosts:
+                  - { address: 10.1.0.1, role: appserver }
+                  - { address: 10.1.0.2, role: batch }
+                rules:
+                  - { name: jms, category: JMS, peerRoles: [app-server, batch] }
+                """;
+        assertThat(messages(yaml)).containsExactly(
+                "sites.yaml:5:32: warning: hosts[0].role: \"appserver\" is not a well-known role, did you mean \"app-server\"?",
+                "sites.yaml:8:44: warning: rules[0].peerRoles: no listed host has role \"app-server\"");
+    }
+
+    @Test
     void warnsAboutOverlappingSiteNetworksAndRejectsTheSameNetworkTwice() {
         String yaml = """
                 sites:

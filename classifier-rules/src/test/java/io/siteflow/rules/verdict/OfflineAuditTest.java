@@ -89,7 +89,17 @@ class OfflineAuditTest {
                 new SitePairRtt("region1", "region2", new RttSummary(6500, 6500, 6500, 1)),
                 new SitePairRtt("region2", "region3", new RttSummary(20_000, 20_000, 20_000, 1)));
         assertThat(r.sitePairs().get(1).aboveLimit()).isTrue();
-        assertThat(r.capture()).isEqualTo(new CaptureInfo("test.pcap", 5, T0 + 1, T0 + 2 * M, 2010, 0, 0, 0));
+        assertThat(r.capture()).isEqualTo(new CaptureInfo("test.pcap", 5, T0 + 1, T0 + 2 * M, 2010, 0, 0, 0, 0));
+    }
+
+    @Test
+    void countsRecordsWithBadAddressesInsteadOfFailing() throws Exception {
+        OfflineAudit audit = new OfflineAudit(model(YAML), M);
+
+        boolean accepted = audit.accept(tcp("10.2.0.20", 40000, "not-an-address", 1521, 5000, 5000, T0));
+
+        assertThat(accepted).isFalse();
+        assertThat(audit.report("t", 0, 0).capture()).isEqualTo(new CaptureInfo("t", 0, 0, 0, 0, 0, 1, 0, 0));
     }
 
     @Test
