@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -67,6 +68,10 @@ final class YamlTreeReader {
                 items.add(node(p, path + "[" + items.size() + "]"));
             }
             return new YamlNode.Sequence(items, line, col);
+        }
+        if (p instanceof YAMLParser y && y.isCurrentAlias()) {
+            diagnostics.error(line, col, path, "aliases (*" + p.getText() + ") are not supported: write the value out");
+            return new YamlNode.Scalar("", YamlNode.ScalarType.NULL, line, col);
         }
         return new YamlNode.Scalar(t == JsonToken.VALUE_NULL ? "" : p.getText(), type(t), line, col);
     }

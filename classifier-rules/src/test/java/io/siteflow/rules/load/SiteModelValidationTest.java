@@ -95,6 +95,14 @@ class SiteModelValidationTest {
     }
 
     @Test
+    void rejectsAliasesAndSeveralDocuments() {
+        assertThat(messages("sites:\n  a: &x { cidrs: [10.0.0.0/8] }\n  b: *x\n")).contains(
+                "sites.yaml:3:6: sites.b: aliases (*x) are not supported: write the value out");
+        assertThat(messages("sites:\n  a: { cidrs: [10.0.0.0/8] }\n---\nsites: {}\n")).containsExactly(
+                "sites.yaml:4:1: only one YAML document is allowed");
+    }
+
+    @Test
     void rejectsDuplicateKeys() {
         String yaml = """
                 sites:
