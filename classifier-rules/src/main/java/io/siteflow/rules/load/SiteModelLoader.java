@@ -1,0 +1,150 @@
+package io.siteflow.rules.load;
+
+import io.siteflow.rules.model.AuditSpec;
+import io.siteflow.rules.model.DefaultRules;
+import io.siteflow.rules.model.Host;
+import io.siteflow.rules.model.PeerRoleMatch;
+import io.siteflow.rules.model.Rule;
+import io.siteflow.rules.model.Site;
+import io.siteflow.rules.model.SiteModel;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Loads and validates {@code sites.yaml} (DESIGN.md, "Site model and rules"; reference in docs/RULES.md).
+ * Every problem in the file is reported at once as a {@link Diagnostic} naming file, line, column and key
+ * path; the model is only built when there is no error. Stateless and thread-safe.
+ */
+public final class SiteModelLoader {
+    static final List<String> TOP_KEYS = List.of("threshold", "minCrossBytes", "defaults", "sites", "hosts",
+            "rules", "audit");
+
+    private SiteModelLoader() {
+    }
+
+    /**
+     * Reads and validates a file; diagnostics name it as given.
+     *
+     * @throws IOException when the file cannot be read
+     */
+    public static LoadResult load(Path file) throws IOException {
+        return parse(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
+    }
+
+    /** Validates YAML text; {@code fileName} is what diagnostics call it. Never throws for bad content. */
+    public static LoadResult parse(String fileName, String yaml) {
+        Diagnostics d = new Diagnostics(fileName);
+        Reading reading = new Reading(d);
+        Optional<Map<String, Reading.At>> top = new YamlTreeReader(d).read(yaml)
+                .flatMap(root -> reading.mapping(new Reading.At(root, ""), TOP_KEYS, List.of("sites")));
+        if (top.isEmpty()) {
+            return new LoadResult(Optional.empty(), d.sorted());
+        }
+        Map<String, Reading.At> f = top.get();
+        BigDecimal threshold = opt(f, "threshold").map(a -> threshold(reading, a)).orElse(SiteModel.DEFAULT_THRESHOLD);
+        long minCross = opt(f, "minCrossBytes").map(a -> minCross(reading, a)).orElse(SiteModel.DEFAULT_MIN_CROSS_BYTES);
+        DefaultRules defaults = opt(f, "defaults").map(a -> defaults(reading, a)).orElse(DefaultRules.FMW);
+        List<Site> sites = opt(f, "sites").map(a -> new SiteReader(reading).read(a)).orElse(List.of());
+        HostReader hostReader = new HostReader(reading, sites);
+        List<Host> hosts = opt(f, "hosts").map(hostReader::hosts).orElse(List.of());
+        List<String> siteNames = sites.stream().map(Site::name).toList();
+        List<RuleReader.ReadRule> userRules = opt(f, "rules")
+                .map(a -> new RuleReader(reading, siteNames, false).read(a)).orElse(List.of());
+        List<AuditSpec> audit = opt(f, "audit").map(a -> hostReader.audit(a, hosts)).orElse(List.of());
+        List<Rule> rules = effectiveRules(reading, userRules, defaults);
+        ShadowCheck.check(userRules, reading);
+        checkRolesExist(reading, userRules, hosts);
+        List<Diagnostic> all = new ArrayList<>(d.sorted());
+        if (defaults == DefaultRules.FMW) {
+            all.addAll(DefaultRuleSet.fmw().diagnostics);
+        }
+        if (all.stream().anyMatch(Diagnostic::isError)) {
+            return new LoadResult(Optional.empty(), all);
+        }
+        String version = CanonicalForm.version(
+                CanonicalForm.text(threshold, minCross, defaults, sites, hosts, rules, audit));
+        return new LoadResult(Optional.of(new SiteModel(threshold, minCross, defaults, sites, hosts, rules, audit,
+                version)), all);
+    }
+
+    private static Optional<Reading.At> opt(Map<String, Reading.At> f, String key) {
+        return Optional.ofNullable(f.get(key));
+    }
+
+    private static List<Rule> effectiveRules(Reading reading, List<RuleReader.ReadRule> user, DefaultRules defaults) {
+        List<Rule> builtIn = defaults == DefaultRules.FMW ? DefaultRuleSet.fmw().ruleList() : List.of();
+        Map<String, String> names = new HashMap<>();
+        builtIn.forEach(r -> names.put(r.name(), "a default rule"));
+        List<Rule> out = new ArrayList<>();
+        for (RuleReader.ReadRule r : user) {
+            String first = names.putIfAbsent(r.rule().name(), r.at().path());
+            if (first != null) {
+                reading.error(r.at(), "duplicate rule name " + Reading.quote(r.rule().name()) + " (also " + first + ")");
+            }
+            out.add(r.rule());
+        }
+        out.addAll(builtIn);
+        return out;
+    }
+
+    /** Warns about a {@code peerRoles} value that no listed host has: such a condition can never hold. */
+    private static void checkRolesExist(Reading reading, List<RuleReader.ReadRule> rules, List<Host> hosts) {
+        for (RuleReader.ReadRule r : rules) {
+            r.rule().matches().stream().filter(m -> m instanceof PeerRoleMatch).map(m -> (PeerRoleMatch) m)
+                    .flatMap(m -> m.roles().stream())
+                    .filter(role -> hosts.stream().noneMatch(h -> h.role().equals(role)))
+                    .forEach(role -> reading.warning(child(r.at(), "peerRoles"),
+                            "no listed host has role " + Reading.quote(role.name())));
+        }
+    }
+
+    private static Reading.At child(Reading.At at, String key) {
+        YamlNode.Mapping m = (YamlNode.Mapping) at.node();
+        return m.entries().stream().filter(e -> e.key().text().equals(key)).findFirst()
+                .map(e -> new Reading.At(e.value(), Reading.child(at.path(), key))).orElse(at);
+    }
+
+    private static BigDecimal threshold(Reading reading, Reading.At at) {
+        return reading.scalar(at).map(s -> {
+            try {
+                BigDecimal v = new BigDecimal(s.text());
+                if (v.signum() >= 0 && v.compareTo(BigDecimal.ONE) <= 0 && s.type() != YamlNode.ScalarType.STRING) {
+                    return v;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            reading.error(at, Reading.quote(s.text()) + " is not a share (0..1)");
+            return SiteModel.DEFAULT_THRESHOLD;
+        }).orElse(SiteModel.DEFAULT_THRESHOLD);
+    }
+
+    private static long minCross(Reading reading, Reading.At at) {
+        return reading.scalar(at).map(s -> {
+            if (s.type() == YamlNode.ScalarType.INTEGER && s.text().matches("\\d{1,18}")) {
+                return Long.parseLong(s.text());
+            }
+            reading.error(at, Reading.quote(s.text()) + " is not a byte count (0 or more)");
+            return SiteModel.DEFAULT_MIN_CROSS_BYTES;
+        }).orElse(SiteModel.DEFAULT_MIN_CROSS_BYTES);
+    }
+
+    private static DefaultRules defaults(Reading reading, Reading.At at) {
+        return reading.scalar(at).map(s -> switch (s.text()) {
+            case "fmw" -> DefaultRules.FMW;
+            case "none" -> DefaultRules.NONE;
+            default -> {
+                reading.error(at, Reading.quote(s.text()) + " is not a default rule set (fmw or none)");
+                yield DefaultRules.FMW;
+            }
+        }).orElse(DefaultRules.FMW);
+    }
+}

@@ -1,0 +1,28 @@
+package io.siteflow.rules.model;
+
+import io.siteflow.model.IpAddresses;
+import java.util.Objects;
+
+/**
+ * A listed host. Immutable.
+ *
+ * @param address canonical textual address ({@link IpAddresses#format})
+ * @param hi      address, high 64 bits of the two-long form
+ * @param lo      address, low 64 bits
+ * @param name    display name (the address when the model gives none)
+ * @param role    its role
+ * @param site    the site whose networks hold the address (longest prefix)
+ */
+public record Host(String address, long hi, long lo, String name, Role role, Site site) {
+    public Host {
+        Objects.requireNonNull(address, "address");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(role, "role");
+        Objects.requireNonNull(site, "site");
+    }
+
+    @Override
+    public String toString() {
+        return name + " (" + address + ", " + role + ", " + site + ")";
+    }
+}

@@ -1,0 +1,93 @@
+package io.siteflow.rules.verdict;
+
+import io.siteflow.model.FlowRecord;
+import io.siteflow.rules.classify.Classification;
+import io.siteflow.rules.model.Category;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a verdict is computed from: the traffic between one audited server and one remote site in one window
+ * (or since start). An accumulator: {@link #add} folds in one flow record, {@link #merge} folds in another
+ * aggregate, and {@link PairAggregateJson} writes and reads it, so the same arithmetic runs in the offline
+ * audit and in a Kafka Streams aggregation. Bytes are IP bytes in both directions ({@code bytes + rbytes}).
+ * Not thread-safe.
+ */
+public final class PairAggregate {
+    final long[] categoryBytes = new long[Category.all().length];
+    final Map<String, Long> addressBytes = new TreeMap<>();
+    final RttHistogram rtt = new RttHistogram();
+    final DbConnections dbConnections = new DbConnections();
+    final TopFlows topFlows = new TopFlows();
+    long records;
+
+    /**
+     * Adds one record of a flow between the server and {@code remoteAddress}, an address of the remote site.
+     *
+     * @param r              the record (a delta since the flow's previous record)
+     * @param c              its classification
+     * @param remoteAddress  the end of the flow in the remote site, textual
+     */
+    public void add(FlowRecord r, Classification c, String remoteAddress) {
+        long bytes = r.bytes() + r.rbytes();
+        records++;
+        categoryBytes[c.category().ordinal()] += bytes;
+        addressBytes.merge(remoteAddress, bytes, Long::sum);
+        if (r.rttMicros() != null) {
+            rtt.add(r.rttMicros());
+        }
+        if (c.category() == Category.DB) {
+            dbConnections.add(r.proto() + " " + r.src() + " " + r.srcPort() + " " + r.dst() + " " + r.dstPort(),
+                    r.start(), r.end());
+        } else if (bytes > 0) {
+            topFlows.add(new TopFlow(r.proto(), r.src(), r.srcPort(), r.dst(), r.dstPort(),
+                    r.l7() == null ? "" : r.l7(), c.category(), c.rule().name(), bytes));
+        }
+    }
+
+    /** Folds another aggregate of the same pair into this one. */
+    public PairAggregate merge(PairAggregate other) {
+        for (int i = 0; i < categoryBytes.length; i++) {
+            categoryBytes[i] += other.categoryBytes[i];
+        }
+        other.addressBytes.forEach((a, b) -> addressBytes.merge(a, b, Long::sum));
+        rtt.merge(other.rtt);
+        dbConnections.merge(other.dbConnections);
+        topFlows.merge(other.topFlows);
+        records += other.records;
+        return this;
+    }
+
+    /** Every byte between the server and the remote site. */
+    public long crossBytes() {
+        return Arrays.stream(categoryBytes).sum();
+    }
+
+    /** Bytes of one category. */
+    public long bytes(Category c) {
+        return categoryBytes[c.ordinal()];
+    }
+
+    /** Bytes per remote address, by address (a copy). */
+    public Map<String, Long> addressBytes() {
+        return new TreeMap<>(addressBytes);
+    }
+
+    public RttHistogram rtt() {
+        return rtt;
+    }
+
+    public DbConnections dbConnections() {
+        return dbConnections;
+    }
+
+    public TopFlows topFlows() {
+        return topFlows;
+    }
+
+    /** Number of flow records added. */
+    public long records() {
+        return records;
+    }
+}

@@ -1,0 +1,142 @@
+package io.siteflow.rules.verdict;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import io.siteflow.rules.model.Category;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * JSON form of a {@link PairAggregate}, so that it can live in a state store or travel on a topic:
+ * {@code {"records": n, "categories": {...}, "addresses": {...}, "rtt": {"max": m, "rounded": b,
+ * "counts": {"6500": 3}}, "dbConnections": {"key": [first, last]}, "topFlows": [...]}}. Reading what was
+ * written gives an aggregate that behaves identically. Thread-safe.
+ */
+public final class PairAggregateJson {
+    private PairAggregateJson() {
+    }
+
+    public static byte[] toBytes(PairAggregate a) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(1024);
+        try (JsonGenerator g = VerdictJson.FACTORY.createGenerator(out)) {
+            g.writeStartObject();
+            g.writeNumberField("records", a.records);
+            g.writeObjectFieldStart("categories");
+            for (Category c : Category.all()) {
+                if (a.bytes(c) != 0) {
+                    g.writeNumberField(c.name(), a.bytes(c));
+                }
+            }
+            g.writeEndObject();
+            g.writeObjectFieldStart("addresses");
+            for (Map.Entry<String, Long> e : a.addressBytes.entrySet()) {
+                g.writeNumberField(e.getKey(), e.getValue());
+            }
+            g.writeEndObject();
+            g.writeObjectFieldStart("rtt");
+            g.writeNumberField("max", a.rtt.max());
+            g.writeBooleanField("rounded", a.rtt.rounded());
+            g.writeObjectFieldStart("counts");
+            for (Map.Entry<Long, Long> e : a.rtt.counts().entrySet()) {
+                g.writeNumberField(Long.toString(e.getKey()), e.getValue());
+            }
+            g.writeEndObject();
+            g.writeEndObject();
+            g.writeObjectFieldStart("dbConnections");
+            for (Map.Entry<String, long[]> e : new TreeMap<>(a.dbConnections.lifetimes()).entrySet()) {
+                g.writeArrayFieldStart(e.getKey());
+                g.writeNumber(e.getValue()[0]);
+                g.writeNumber(e.getValue()[1]);
+                g.writeEndArray();
+            }
+            g.writeEndObject();
+            g.writeArrayFieldStart("topFlows");
+            for (TopFlow f : a.topFlows.all()) {
+                g.writeStartObject();
+                g.writeNumberField("proto", f.proto());
+                g.writeStringField("src", f.src());
+                g.writeNumberField("srcPort", f.srcPort());
+                g.writeStringField("dst", f.dst());
+                g.writeNumberField("dstPort", f.dstPort());
+                if (!f.l7().isEmpty()) {
+                    g.writeStringField("l7", f.l7());
+                }
+                g.writeStringField("category", f.category().name());
+                g.writeStringField("rule", f.rule());
+                g.writeNumberField("bytes", f.bytes());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    public static PairAggregate parse(byte[] json) throws VerdictFormatException {
+        try (JsonParser p = VerdictJson.FACTORY.createParser(json)) {
+            p.nextToken();
+            VerdictJsonReader.expect(p, JsonToken.START_OBJECT, "aggregate");
+            PairAggregate a = new PairAggregate();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                p.nextToken();
+                field(a, name, p);
+            }
+            return a;
+        } catch (JsonProcessingException e) {
+            throw new VerdictFormatException("aggregate: not JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void field(PairAggregate a, String name, JsonParser p) throws IOException, VerdictFormatException {
+        switch (name) {
+            case "records" -> a.records = p.getLongValue();
+            case "categories" -> VerdictJsonReader.longMap(p, name)
+                    .forEach((k, v) -> a.categoryBytes[Category.parse(k).ordinal()] += v);
+            case "addresses" -> a.addressBytes.putAll(VerdictJsonReader.longMap(p, name));
+            case "rtt" -> readRtt(a, p);
+            case "dbConnections" -> {
+                VerdictJsonReader.expect(p, JsonToken.START_OBJECT, name);
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String key = p.currentName();
+                    p.nextToken();
+                    p.nextToken();
+                    long first = p.getLongValue();
+                    p.nextToken();
+                    long last = p.getLongValue();
+                    p.nextToken();
+                    a.dbConnections.add(key, first, last);
+                }
+            }
+            case "topFlows" -> VerdictJsonReader.topFlows(p).forEach(a.topFlows::add);
+            default -> p.skipChildren();
+        }
+    }
+
+    private static void readRtt(PairAggregate a, JsonParser p) throws IOException, VerdictFormatException {
+        VerdictJsonReader.expect(p, JsonToken.START_OBJECT, "rtt");
+        long max = 0;
+        boolean rounded = false;
+        Map<Long, Long> counts = new TreeMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String k = p.currentName();
+            p.nextToken();
+            switch (k) {
+                case "max" -> max = p.getLongValue();
+                case "rounded" -> rounded = p.getBooleanValue();
+                case "counts" -> VerdictJsonReader.longMap(p, "rtt.counts").forEach((v, c) -> counts.put(Long.parseLong(v), c));
+                default -> p.skipChildren();
+            }
+        }
+        a.rtt.merge(RttHistogram.of(counts, max, rounded));
+    }
+}

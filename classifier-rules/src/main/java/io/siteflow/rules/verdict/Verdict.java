@@ -1,0 +1,58 @@
+package io.siteflow.rules.verdict;
+
+import io.siteflow.rules.model.Category;
+import java.math.BigDecimal;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The audit result for one server towards one remote site, in one window or cumulative (DESIGN.md, "Verdict";
+ * JSON by {@link VerdictJson}). Immutable.
+ *
+ * @param server        audited server address
+ * @param name          its host name
+ * @param site          its site
+ * @param remoteSite    the remote site
+ * @param window        the window, empty for the cumulative verdict
+ * @param verdict       PASS, FAIL or INSUFFICIENT
+ * @param dbShare       DB bytes / cross bytes, rounded down to 4 decimals (0 when there are no cross bytes)
+ * @param threshold     the threshold it was compared with
+ * @param crossBytes    all IP bytes between server and remote site, both directions
+ * @param categories    bytes per category, non-zero ones only, in category order
+ * @param addresses     bytes per remote address, largest first
+ * @param rttMicros     round-trip times of the pair's flows
+ * @param dbConnections concurrent DB connections per minute
+ * @param rules         the rule-set version, {@code sha256:...}
+ * @param reason        one sentence saying why
+ * @param topFlows      the largest non-DB flows, largest first
+ */
+public record Verdict(String server, String name, String site, String remoteSite, Optional<Window> window,
+                      Outcome verdict, BigDecimal dbShare, BigDecimal threshold, long crossBytes,
+                      Map<Category, Long> categories, Map<String, Long> addresses, RttSummary rttMicros,
+                      DbConnectionSummary dbConnections, String rules, String reason, List<TopFlow> topFlows) {
+    public Verdict {
+        Objects.requireNonNull(server, "server");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(site, "site");
+        Objects.requireNonNull(remoteSite, "remoteSite");
+        Objects.requireNonNull(window, "window");
+        Objects.requireNonNull(verdict, "verdict");
+        Objects.requireNonNull(dbShare, "dbShare");
+        Objects.requireNonNull(threshold, "threshold");
+        Objects.requireNonNull(rttMicros, "rttMicros");
+        Objects.requireNonNull(dbConnections, "dbConnections");
+        Objects.requireNonNull(rules, "rules");
+        Objects.requireNonNull(reason, "reason");
+        categories = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(categories));
+        addresses = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(addresses));
+        topFlows = List.copyOf(topFlows);
+    }
+
+    /** Bytes of one category (0 when absent). */
+    public long bytes(Category c) {
+        return categories.getOrDefault(c, 0L);
+    }
+}
