@@ -51,19 +51,15 @@ public final class BrokerCommand implements Callable<Integer> {
             err.flush();
             return 1;
         }
-        Thread hook = new Thread(() -> {
-            broker.close();
-            stopped.countDown();
-        }, "broker-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
+        StopSignals.onStop(stopped::countDown);
         out.println(broker.bootstrap());
         out.flush();
         try {
             stopped.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            broker.close();
         }
+        broker.close();
         return 0;
     }
 
