@@ -21,9 +21,10 @@ import java.util.stream.Stream;
  * {@link SpoolSegment}), a read position kept in {@code spool.pos}, fully read segments deleted.
  * Survives a restart: records appended and not yet committed are read again, in order.
  *
- * <p>Damage never throws: a record whose CRC does not match is skipped, a damaged rest of a segment
- * (bad length, cut short) is skipped, a torn tail of the last segment is cut off at open; each is
- * reported once to the {@code warnings} consumer as {@code "<file>: offset <n>: <problem>"}.
+ * <p>Damage never throws: at open, a segment is cut off where its framing breaks (a torn tail after a
+ * crash, an impossible length) and a file with a wrong header is moved aside as {@code .corrupt}; at
+ * read, a record whose CRC does not match is skipped. Each is reported once to the {@code warnings}
+ * consumer as {@code "<file>: offset <n>: <problem>"}.
  *
  * <p>Bound: {@link #append} refuses a record (returns false) when the segment files would exceed
  * {@code maxBytes}; space comes back when whole segments are consumed. Thread-safe (all methods
@@ -217,22 +218,22 @@ public final class DiskSpool implements AutoCloseable {
 
     private void adopt(Path f) throws IOException {
         long seq = SpoolSegment.seqOf(f);
+        String bad;
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            String bad = SpoolSegment.checkHeader(ch);
-            if (bad != null) {
-                Path aside = f.resolveSibling(f.getFileName() + ".corrupt");
-                warnOnce(f, 0, bad + ", moved aside to " + aside.getFileName());
-                ch.close();
-                Files.move(f, aside, StandardCopyOption.REPLACE_EXISTING);
+            bad = SpoolSegment.checkHeader(ch);
+            if (bad == null) {
+                long end = validEnd(f, ch);
+                if (end < ch.size()) {
+                    ch.truncate(end);
+                }
+                segments.put(seq, end);
+                bytes += end;
                 return;
             }
-            long end = validEnd(f, ch);
-            if (end < ch.size()) {
-                ch.truncate(end);
-            }
-            segments.put(seq, end);
-            bytes += end;
         }
+        Path aside = f.resolveSibling(f.getFileName() + ".corrupt");
+        warnOnce(f, 0, bad + ", moved aside to " + aside.getFileName());
+        Files.move(f, aside, StandardCopyOption.REPLACE_EXISTING);
     }
 
     /** The end of the last whole record (a torn tail from a crash is reported and cut off). */

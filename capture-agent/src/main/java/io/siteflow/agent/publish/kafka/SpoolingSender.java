@@ -32,6 +32,7 @@ import org.slf4j.LoggerFactory;
 final class SpoolingSender implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(SpoolingSender.class);
     private static final int BATCH = 512;
+    private static final long SYNC_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final KafkaSinkConfig config;
     private final BlockingQueue<FlowRecord> queue;
@@ -49,6 +50,7 @@ final class SpoolingSender implements Runnable {
     private long outageStartNanos;
     private long replayedInOutage;
     private long nextProbeNanos;
+    private long lastSyncNanos;
     private Future<RecordMetadata> probe;
     private DiskSpool.Batch probeBatch;
 
@@ -100,6 +102,7 @@ final class SpoolingSender implements Runnable {
         }
         if (outage) {
             spoolQueued(TimeUnit.MILLISECONDS.toNanos(20));
+            syncEverySecond();
             probeOrReplay();
         } else {
             sendQueued();
@@ -182,6 +185,19 @@ final class SpoolingSender implements Runnable {
         while (r != null) {
             toSpool(new SpooledRecord(config.keyFunction().apply(r), FlowRecordJson.toBytes(r)));
             r = queue.poll();
+        }
+    }
+
+    private void syncEverySecond() {
+        long now = System.nanoTime();
+        if (now - lastSyncNanos < SYNC_INTERVAL_NANOS) {
+            return;
+        }
+        lastSyncNanos = now;
+        try {
+            spool.sync();
+        } catch (IOException e) {
+            log.spoolBroken(spool, e);
         }
     }
 

@@ -25,10 +25,12 @@ class HeartbeatPublisherTest {
         MockProducer<String, byte[]> p = new MockProducer<>(true, null, new StringSerializer(),
                 new ByteArraySerializer());
         AtomicLong received = new AtomicLong();
-        try (HeartbeatPublisher hb = new HeartbeatPublisher(p, HeartbeatPublisher.DEFAULT_TOPIC,
-                Duration.ofMillis(20), () -> new Heartbeat("agent-1", "ens3", 0, received.incrementAndGet(),
-                        0, 0, 0, 0, 0, 0))) {
+        HeartbeatPublisher hb = new HeartbeatPublisher(p, HeartbeatPublisher.DEFAULT_TOPIC, Duration.ofMillis(20),
+                () -> new Heartbeat("agent-1", "ens3", 0, received.incrementAndGet(), 0, 0, 0, 0, 0, 0));
+        try {
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> p.history().size() >= 3);
+        } finally {
+            hb.close();
         }
         assertThat(p.history().subList(0, 3)).allSatisfy(r -> {
             assertThat(r.topic()).isEqualTo("siteflow.agents");
