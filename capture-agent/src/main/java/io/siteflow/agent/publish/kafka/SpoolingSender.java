@@ -9,13 +9,10 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,14 +21,14 @@ import org.slf4j.LoggerFactory;
  * The one thread that talks to Kafka for a {@link KafkaFlowSink}. Online it sends queued records;
  * a failed delivery (reported by the producer's callback) is appended to the spool, and the first one
  * starts an outage: the sender waits until every record in flight is delivered or spooled, then
- * spools everything new behind them. During an outage it probes the broker with the oldest spooled
- * record, without blocking; once that is acknowledged it replays the spool in order, in batches, and
- * goes online again when the spool is empty. So records of one partition keep their order, and a
- * record reaches Kafka at least once (twice only when an acknowledgement was lost).
+ * spools everything new behind them, while a {@link SpoolReplayer} probes the broker and replays
+ * the spool in order. When the spool is empty the sender is online again. So records of one
+ * partition keep their order, and a record reaches Kafka at least once (twice only when an
+ * acknowledgement was lost).
  */
 final class SpoolingSender implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(SpoolingSender.class);
-    private static final int BATCH = 512;
+    private static final int BATCH = 512; // records taken from the queue at once
     private static final long SYNC_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final KafkaSinkConfig config;
@@ -48,11 +45,8 @@ final class SpoolingSender implements Runnable {
     private volatile boolean closing;
     private volatile boolean outage;
     private long outageStartNanos;
-    private long replayedInOutage;
-    private long nextProbeNanos;
     private long lastSyncNanos;
-    private Future<RecordMetadata> probe;
-    private DiskSpool.Batch probeBatch;
+    private final SpoolReplayer replayer;
 
     SpoolingSender(KafkaSinkConfig config, BlockingQueue<FlowRecord> queue, Producer<String, byte[]> producer,
             DiskSpool spool, PublishCounters counters, SinkLog log) {
@@ -62,6 +56,8 @@ final class SpoolingSender implements Runnable {
         this.spool = spool;
         this.counters = counters;
         this.log = log;
+        this.lastSyncNanos = System.nanoTime();
+        this.replayer = new SpoolReplayer(config, producer, spool, counters, log, this::spoolQueuedNow);
     }
 
     boolean inOutage() {
@@ -81,6 +77,7 @@ final class SpoolingSender implements Runnable {
                     spool.dir(), spool.records());
             outage = true;
             outageStartNanos = System.nanoTime();
+            replayer.startOutage(true);
         }
         try {
             while (running || !queue.isEmpty()) {
@@ -103,7 +100,14 @@ final class SpoolingSender implements Runnable {
         if (outage) {
             spoolQueued(TimeUnit.MILLISECONDS.toNanos(20));
             syncEverySecond();
-            probeOrReplay();
+            try {
+                if (replayer.step()) {
+                    endOutage();
+                }
+            } catch (IOException e) { // the spool cannot be read or its position written
+                log.spoolBroken(spool, e);
+                replayer.retryLater();
+            }
         } else {
             sendQueued();
         }
@@ -119,12 +123,26 @@ final class SpoolingSender implements Runnable {
         batch.add(first);
         queue.drainTo(batch, BATCH - 1);
         for (FlowRecord r : batch) {
-            SpooledRecord sr = new SpooledRecord(config.keyFunction().apply(r), FlowRecordJson.toBytes(r));
+            SpooledRecord sr = encode(r);
+            if (sr == null) {
+                continue;
+            }
             if (deliveryFailed.get()) {
                 held.add(sr); // behind the records still in flight, which may fail too
             } else {
                 send(sr);
             }
+        }
+    }
+
+    /** Key and value of a record; null (counted as rejected) when the key function or the codec fails. */
+    private SpooledRecord encode(FlowRecord r) {
+        try {
+            return new SpooledRecord(config.keyFunction().apply(r), FlowRecordJson.toBytes(r));
+        } catch (RuntimeException e) {
+            counters.rejected.incrementAndGet();
+            log.rejected(e);
+            return null;
         }
     }
 
@@ -172,19 +190,33 @@ final class SpoolingSender implements Runnable {
     private void enterOutage() {
         outage = true;
         outageStartNanos = System.nanoTime();
-        replayedInOutage = 0;
         log.outageStarted(config.bootstrap(), spool.dir());
         producer.flush(); // every record in flight is now delivered or spooled
         held.forEach(this::toSpool);
         held.clear();
-        nextProbeNanos = System.nanoTime() + config.retryInterval().toNanos();
+        replayer.startOutage(false);
     }
 
     private void spoolQueued(long waitNanos) throws InterruptedException {
         FlowRecord r = queue.poll(waitNanos, TimeUnit.NANOSECONDS);
-        while (r != null) {
-            toSpool(new SpooledRecord(config.keyFunction().apply(r), FlowRecordJson.toBytes(r)));
-            r = queue.poll();
+        if (r != null) {
+            spool(r);
+            spoolQueuedNow();
+        }
+    }
+
+    /** Moves what is queued now into the spool, behind what is there. */
+    private void spoolQueuedNow() {
+        FlowRecord r;
+        while ((r = queue.poll()) != null) {
+            spool(r);
+        }
+    }
+
+    private void spool(FlowRecord r) {
+        SpooledRecord sr = encode(r);
+        if (sr != null) {
+            toSpool(sr);
         }
     }
 
@@ -201,91 +233,10 @@ final class SpoolingSender implements Runnable {
         }
     }
 
-    private void probeOrReplay() throws IOException, InterruptedException {
-        if (probe != null) {
-            if (!probe.isDone()) {
-                return;
-            }
-            Future<RecordMetadata> done = probe;
-            probe = null;
-            try {
-                done.get();
-            } catch (ExecutionException e) {
-                nextProbeNanos = System.nanoTime() + config.retryInterval().toNanos();
-                return;
-            }
-            committed(probeBatch);
-            replay();
-            return;
-        }
-        if (System.nanoTime() - nextProbeNanos < 0) {
-            return;
-        }
-        probeBatch = spool.peek(1);
-        if (probeBatch.records().isEmpty()) {
-            committed(probeBatch);
-            replay();
-            return;
-        }
-        SpooledRecord sr = SpooledRecord.decode(probeBatch.records().get(0));
-        try {
-            probe = producer.send(new ProducerRecord<>(config.topic(), sr.key(), sr.value()));
-        } catch (KafkaException e) {
-            nextProbeNanos = System.nanoTime() + config.retryInterval().toNanos();
-        }
-    }
-
-    /** Sends the spool in batches while the broker acknowledges them; goes online when it is empty. */
-    private void replay() throws IOException, InterruptedException {
-        while (true) {
-            spoolQueued(0);
-            DiskSpool.Batch b = spool.peek(BATCH);
-            if (b.isEmpty()) {
-                endOutage();
-                return;
-            }
-            if (!sendAll(b)) {
-                nextProbeNanos = System.nanoTime() + config.retryInterval().toNanos();
-                return;
-            }
-            committed(b);
-        }
-    }
-
-    private boolean sendAll(DiskSpool.Batch b) throws InterruptedException {
-        List<Future<RecordMetadata>> futures = new ArrayList<>(b.records().size());
-        try {
-            for (byte[] bytes : b.records()) {
-                SpooledRecord sr = SpooledRecord.decode(bytes);
-                futures.add(producer.send(new ProducerRecord<>(config.topic(), sr.key(), sr.value())));
-            }
-        } catch (KafkaException e) {
-            producer.flush();
-            return false;
-        }
-        producer.flush();
-        for (Future<RecordMetadata> f : futures) {
-            try {
-                f.get();
-            } catch (ExecutionException e) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private void committed(DiskSpool.Batch b) throws IOException {
-        spool.commit(b);
-        int n = b.records().size();
-        counters.replayed.addAndGet(n);
-        counters.sent.addAndGet(n);
-        replayedInOutage += n;
-    }
-
     private void endOutage() {
         outage = false;
         deliveryFailed.set(false);
-        log.outageEnded(Duration.ofNanos(System.nanoTime() - outageStartNanos), replayedInOutage);
+        log.outageEnded(Duration.ofNanos(System.nanoTime() - outageStartNanos), replayer.replayed());
     }
 
     private void serveFlushRequests() {
@@ -323,21 +274,14 @@ final class SpoolingSender implements Runnable {
         }
         closing = true;
         producer.close(outage ? Duration.ZERO : Duration.ofSeconds(5)); // aborted sends are spooled
-        spoolQueuedQuietly();
+        held.forEach(this::toSpool);
+        held.clear();
+        spoolQueuedNow();
         try {
             spool.close();
         } catch (IOException e) {
             log.spoolBroken(spool, e);
         }
         flushRequests.forEach(f -> f.complete(null));
-    }
-
-    private void spoolQueuedQuietly() {
-        FlowRecord r;
-        while ((r = queue.poll()) != null) {
-            toSpool(new SpooledRecord(config.keyFunction().apply(r), FlowRecordJson.toBytes(r)));
-        }
-        held.forEach(this::toSpool);
-        held.clear();
     }
 }

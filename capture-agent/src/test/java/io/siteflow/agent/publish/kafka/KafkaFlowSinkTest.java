@@ -157,6 +157,23 @@ class KafkaFlowSinkTest {
     }
 
     @Test
+    void countsARecordItCannotKeyAsRejectedAndGoesOn() {
+        MockProducer<String, byte[]> p = producer(true);
+        KafkaSinkConfig c = config().keyFunction(r -> {
+            if (r.id().equals("run1-1")) {
+                throw new IllegalStateException("no key for " + r.id());
+            }
+            return r.src();
+        }).build();
+        try (KafkaFlowSink sink = KafkaFlowSink.start(c, props -> p)) {
+            IntStream.range(0, 3).forEach(i -> sink.accept(Flows.flow(i, "10.2.0.20", "10.1.0.10")));
+            sink.flush();
+            assertThat(ids(p)).containsExactly("run1-0", "run1-2");
+            assertThat(sink.stats()).isEqualTo(new PublishStats(3, 2, 0, 0, 0, 1, 0, 0, 0, false));
+        }
+    }
+
+    @Test
     void countsRecordsAcceptedAfterCloseAsDropped() {
         MockProducer<String, byte[]> p = producer(true);
         KafkaFlowSink sink = KafkaFlowSink.start(config().build(), props -> p);
