@@ -2,10 +2,8 @@ package io.siteflow.agent.publish.kafka;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -14,7 +12,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * A bounded, append-only, on-disk FIFO of byte records: segment files in one directory (format in
@@ -31,8 +28,6 @@ import java.util.stream.Stream;
  * synchronized). Appends reach the OS at once and the disk at {@link #sync()} or {@link #close()}.
  */
 public final class DiskSpool implements AutoCloseable {
-    private static final String POSITION_FILE = "spool.pos";
-
     private final Path dir;
     private final long maxBytes;
     private final long segmentBytes;
@@ -150,7 +145,7 @@ public final class DiskSpool implements AutoCloseable {
             readOffset = SpoolSegment.HEADER_BYTES;
             records = 0;
         }
-        writePosition();
+        SpoolRecovery.writePosition(dir, readSeq, readOffset);
     }
 
     /** Records appended and not yet committed (damaged ones found later are included until skipped). */
@@ -194,78 +189,16 @@ public final class DiskSpool implements AutoCloseable {
     }
 
     private void recover() throws IOException {
-        List<Path> files;
-        try (Stream<Path> list = Files.list(dir)) {
-            files = list.filter(p -> SpoolSegment.seqOf(p) >= 0).sorted().toList();
-        }
-        for (Path f : files) {
-            adopt(f);
-        }
-        long[] pos = readPosition();
-        nextSeq = Math.max(segments.isEmpty() ? 1 : segments.lastKey() + 1, pos[0] + 1);
-        if (segments.isEmpty() || pos[0] < segments.firstKey() || !segments.containsKey(pos[0])) {
-            readSeq = segments.isEmpty() ? nextSeq : segments.firstKey();
-            readOffset = SpoolSegment.HEADER_BYTES;
-        } else {
-            readSeq = pos[0];
-            readOffset = Math.max(SpoolSegment.HEADER_BYTES, pos[1]);
-        }
-        records = countFromReadPosition();
+        SpoolRecovery.State st = SpoolRecovery.recover(dir, this::warnOnce);
+        segments.putAll(st.segments());
+        bytes = st.bytes();
+        readSeq = st.readSeq();
+        readOffset = st.readOffset();
+        nextSeq = st.nextSeq();
+        records = st.records();
         if (!segments.isEmpty()) {
             writer = FileChannel.open(SpoolSegment.path(dir, segments.lastKey()), StandardOpenOption.WRITE);
         }
-    }
-
-    private void adopt(Path f) throws IOException {
-        long seq = SpoolSegment.seqOf(f);
-        String bad;
-        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            bad = SpoolSegment.checkHeader(ch);
-            if (bad == null) {
-                long end = validEnd(f, ch);
-                if (end < ch.size()) {
-                    ch.truncate(end);
-                }
-                segments.put(seq, end);
-                bytes += end;
-                return;
-            }
-        }
-        Path aside = f.resolveSibling(f.getFileName() + ".corrupt");
-        warnOnce(f, 0, bad + ", moved aside to " + aside.getFileName());
-        Files.move(f, aside, StandardCopyOption.REPLACE_EXISTING);
-    }
-
-    /** The end of the last whole record (a torn tail from a crash is reported and cut off). */
-    private long validEnd(Path f, FileChannel ch) throws IOException {
-        long size = ch.size();
-        long offset = SpoolSegment.HEADER_BYTES;
-        while (true) {
-            SpoolSegment.Entry e = SpoolSegment.read(ch, offset, size, false);
-            if (e == null) {
-                return offset;
-            }
-            if (e.next() < 0) {
-                warnOnce(f, offset, e.problem() + "; cut off " + (size - offset) + " bytes");
-                return offset;
-            }
-            offset = e.next();
-        }
-    }
-
-    private long countFromReadPosition() throws IOException {
-        long n = 0;
-        for (Map.Entry<Long, Long> seg : segments.tailMap(readSeq, true).entrySet()) {
-            long offset = seg.getKey() == readSeq ? readOffset : SpoolSegment.HEADER_BYTES;
-            try (FileChannel ch = FileChannel.open(SpoolSegment.path(dir, seg.getKey()), StandardOpenOption.READ)) {
-                SpoolSegment.Entry e;
-                while ((e = SpoolSegment.read(ch, offset, seg.getValue(), false)) != null && e.next() >= 0) {
-                    offset = e.next();
-                    n++;
-                }
-            }
-        }
-        return n;
     }
 
     private void startSegment() throws IOException {
@@ -291,27 +224,6 @@ public final class DiskSpool implements AutoCloseable {
             writer.close();
             writer = null;
         }
-    }
-
-    private long[] readPosition() throws IOException {
-        Path p = dir.resolve(POSITION_FILE);
-        if (!Files.exists(p)) {
-            return new long[] {0, 0};
-        }
-        String[] parts = Files.readString(p, StandardCharsets.US_ASCII).trim().split(" ");
-        try {
-            return new long[] {Long.parseLong(parts[0]), Long.parseLong(parts[1])};
-        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
-            warnOnce(p, 0, "unreadable read position, reading the spool from its start");
-            return new long[] {0, 0};
-        }
-    }
-
-    private void writePosition() throws IOException {
-        Path tmp = dir.resolve(POSITION_FILE + ".tmp");
-        Files.writeString(tmp, readSeq + " " + readOffset + "\n", StandardCharsets.US_ASCII);
-        Files.move(tmp, dir.resolve(POSITION_FILE), StandardCopyOption.REPLACE_EXISTING,
-                StandardCopyOption.ATOMIC_MOVE);
     }
 
     private void warnOnce(Path file, long offset, String problem) {

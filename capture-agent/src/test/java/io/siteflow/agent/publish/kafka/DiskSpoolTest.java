@@ -163,6 +163,21 @@ class DiskSpoolTest {
     }
 
     @Test
+    void readsFromTheStartWhenTheReadPositionIsUnreadable() throws IOException {
+        try (DiskSpool spool = open(10_000, 1_000)) {
+            spool.append(b("a"));
+            spool.append(b("b"));
+            spool.commit(spool.peek(1));
+        }
+        Path pos = dir.resolve("spool.pos");
+        Files.writeString(pos, "garbage");
+        try (DiskSpool spool = open(10_000, 1_000)) {
+            assertThat(warnings).containsExactly(pos + ": offset 0: unreadable read position, reading the spool from its start");
+            assertThat(texts(spool.peek(10))).containsExactly("a", "b");
+        }
+    }
+
+    @Test
     void movesAsideAFileThatIsNotASpoolSegment() throws IOException {
         Path bogus = dir.resolve("00000000000000000001.spool");
         Files.write(bogus, b("hello, world"));
