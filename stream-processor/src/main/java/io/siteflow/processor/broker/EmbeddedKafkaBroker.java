@@ -1,0 +1,258 @@
+package io.siteflow.processor.broker;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.apache.kafka.server.common.MetadataVersion;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real single-node Kafka broker in KRaft mode (broker and controller in one process), for the
+ * demo, tests and small sites. Storage is formatted on the first start (when {@code meta.properties}
+ * is missing) and kept in the data directory, so a restart on the same directory keeps topics and
+ * records. Both ports are chosen before start (free ones unless given); the broker listens on
+ * 127.0.0.1 unless told otherwise.
+ *
+ * <p>Life cycle: {@link #start()} once, then {@link #close()}; a closed broker cannot be started
+ * again (make a new one on the same directory). {@code start} and {@code close} are synchronized;
+ * the getters are thread-safe. Two brokers must not share a data directory (Kafka locks it).
+ */
+public final class EmbeddedKafkaBroker implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
+
+    private final String host;
+    private final Path dataDir;
+    private final int port;
+    private final int controllerPort;
+    private final Duration startTimeout;
+    private final Properties overrides;
+    private KafkaRaftServer server;
+    private boolean closed;
+
+    private EmbeddedKafkaBroker(Builder b) {
+        this.host = b.host;
+        this.dataDir = b.dataDir;
+        this.port = b.port == 0 ? Ports.free(b.host) : b.port;
+        int cport = b.controllerPort == 0 ? Ports.free(b.host) : b.controllerPort;
+        while (cport == port) {
+            cport = Ports.free(b.host);
+        }
+        this.controllerPort = cport;
+        this.startTimeout = b.startTimeout;
+        this.overrides = (Properties) b.overrides.clone();
+    }
+
+    /** A builder for a broker that keeps its data in {@code dataDir} (created when missing). */
+    public static Builder builder(Path dataDir) {
+        return new Builder(dataDir);
+    }
+
+    /**
+     * Formats the storage if needed, starts the broker and returns once it answers an admin
+     * {@code describeCluster}.
+     *
+     * @throws BrokerStartException when a port is in use, the directory cannot be used, or the
+     *                              broker did not answer within the start timeout
+     * @throws IllegalStateException when started twice or after close
+     */
+    public synchronized void start() {
+        if (server != null || closed) {
+            throw new IllegalStateException("broker already started or closed");
+        }
+        long t0 = System.nanoTime();
+        Ports.requireFree(host, port, "broker");
+        Ports.requireFree(host, controllerPort, "controller");
+        Properties props = BrokerSettings.of(host, port, controllerPort, dataDir, overrides);
+        KafkaConfig config = new KafkaConfig(props, false);
+        formatIfNeeded();
+        KafkaRaftServer s = new KafkaRaftServer(config, Time.SYSTEM);
+        server = s;
+        try {
+            s.startup();
+        } catch (RuntimeException e) {
+            stopQuietly();
+            throw new BrokerStartException("broker on " + bootstrap() + " (data " + dataDir + ") failed to start: "
+                    + e.getMessage(), e);
+        }
+        awaitReady();
+        LOG.info("kafka broker up on {} (controller {}:{}, data {}) in {} ms", bootstrap(), host, controllerPort,
+                dataDir, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+    }
+
+    /** {@code host:port} of the PLAINTEXT listener, e.g. {@code 127.0.0.1:39092}; known before start. */
+    public String bootstrap() {
+        return host + ":" + port;
+    }
+
+    /** The client port. */
+    public int port() {
+        return port;
+    }
+
+    /** The KRaft controller port (named in {@code controller.quorum.voters}). */
+    public int controllerPort() {
+        return controllerPort;
+    }
+
+    /** The data directory (log and metadata directory). */
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    /** Shuts the broker down and waits for it; idempotent. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (server != null) {
+            long t0 = System.nanoTime();
+            stopQuietly();
+            LOG.info("kafka broker on {} stopped in {} ms", bootstrap(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+        }
+    }
+
+    private void stopQuietly() {
+        KafkaRaftServer s = server;
+        server = null;
+        try {
+            s.shutdown();
+            s.awaitShutdown();
+        } catch (RuntimeException e) {
+            LOG.warn("kafka broker on {}: error during shutdown: {}", bootstrap(), e.toString());
+        }
+    }
+
+    private void formatIfNeeded() {
+        try {
+            Files.createDirectories(dataDir);
+            if (Files.exists(dataDir.resolve("meta.properties"))) {
+                return;
+            }
+            String dir = dataDir.toAbsolutePath().toString();
+            new Formatter()
+                    .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
+                    .setNodeId(BrokerSettings.NODE_ID)
+                    .setClusterId(Uuid.randomUuid().toString())
+                    .setControllerListenerName(BrokerSettings.CONTROLLER_LISTENER)
+                    .setMetadataLogDirectory(dir)
+                    .setDirectories(java.util.List.of(dir))
+                    .setReleaseVersion(MetadataVersion.LATEST_PRODUCTION)
+                    .run();
+            LOG.info("formatted kafka storage in {}", dataDir);
+        } catch (IOException e) {
+            throw new BrokerStartException("cannot create data directory " + dataDir + ": " + e.getMessage(), e);
+        } catch (Exception e) {
+            throw new BrokerStartException("cannot format kafka storage in " + dataDir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void awaitReady() {
+        long deadline = System.nanoTime() + startTimeout.toNanos();
+        Map<String, Object> conf = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
+        try (Admin admin = Admin.create(conf)) {
+            while (true) {
+                long left = deadline - System.nanoTime();
+                try {
+                    if (!admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) Math.max(1,
+                            TimeUnit.NANOSECONDS.toMillis(left)))).nodes().get(left, TimeUnit.NANOSECONDS).isEmpty()) {
+                        return;
+                    }
+                } catch (ExecutionException | TimeoutException e) {
+                    if (System.nanoTime() >= deadline) {
+                        stopQuietly();
+                        throw new BrokerStartException("broker on " + bootstrap() + " did not answer within "
+                                + startTimeout.toSeconds() + " s", e);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    stopQuietly();
+                    throw new BrokerStartException("interrupted while waiting for the broker on " + bootstrap(), e);
+                }
+                if (System.nanoTime() >= deadline) {
+                    stopQuietly();
+                    throw new BrokerStartException("broker on " + bootstrap() + " has no live node after "
+                            + startTimeout.toSeconds() + " s");
+                }
+            }
+        }
+    }
+
+    /** Settings of an {@link EmbeddedKafkaBroker}; not thread-safe. */
+    public static final class Builder {
+        private final Path dataDir;
+        private String host = "127.0.0.1";
+        private int port;
+        private int controllerPort;
+        private Duration startTimeout = Duration.ofSeconds(60);
+        private final Properties overrides = new Properties();
+
+        private Builder(Path dataDir) {
+            this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
+        }
+
+        /** The address both listeners bind to; default 127.0.0.1. */
+        public Builder host(String host) {
+            this.host = Objects.requireNonNull(host, "host");
+            return this;
+        }
+
+        /** The client port, 0 (default) for a free one. */
+        public Builder port(int port) {
+            this.port = checkPort(port, "port");
+            return this;
+        }
+
+        /** The controller port, 0 (default) for a free one. */
+        public Builder controllerPort(int port) {
+            this.controllerPort = checkPort(port, "controller port");
+            return this;
+        }
+
+        /** How long {@link #start()} waits for the broker to answer; default 60 s. */
+        public Builder startTimeout(Duration timeout) {
+            this.startTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /** Any Kafka server property, applied after the single-node defaults. */
+        public Builder property(String key, String value) {
+            overrides.put(key, value);
+            return this;
+        }
+
+        /** The broker; its ports are fixed now (free ones picked when 0). */
+        public EmbeddedKafkaBroker build() {
+            if (port != 0 && port == controllerPort) {
+                throw new IllegalArgumentException("port and controller port must differ, both are " + port);
+            }
+            return new EmbeddedKafkaBroker(this);
+        }
+
+        private static int checkPort(int port, String what) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException(what + " " + port + " is not a port (0-65535)");
+            }
+            return port;
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.siteflow.processor.broker;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The topics siteflow uses (DESIGN.md, "Kafka topics"), with partitions, replication and per-topic
+ * configs: one immutable spec shared by the broker set-up, the agent and the Streams topology.
+ *
+ * @param partitions        partitions of every topic except {@code siteflow.sites}, which has one
+ * @param replicationFactor replication factor of every topic (1 on a single-node broker)
+ */
+public record SiteflowTopics(int partitions, short replicationFactor) {
+    public static final String FLOWS = "siteflow.flows";
+    public static final String AGENTS = "siteflow.agents";
+    public static final String SITES = "siteflow.sites";
+    public static final String VERDICTS = "siteflow.verdicts";
+    public static final String ALERTS = "siteflow.alerts";
+    public static final String DLQ = "siteflow.dlq";
+
+    /** Three partitions, replication 1: the single-node default. */
+    public static final SiteflowTopics SINGLE_NODE = new SiteflowTopics(3, (short) 1);
+
+    public SiteflowTopics {
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
+        }
+        if (replicationFactor < 1) {
+            throw new IllegalArgumentException("replication factor must be at least 1, got " + replicationFactor);
+        }
+    }
+
+    /** One topic: name, partitions, replication and configs (never null, possibly empty). */
+    public record Topic(String name, int partitions, short replicationFactor, Map<String, String> configs) {
+        public Topic {
+            Objects.requireNonNull(name, "name");
+            configs = Map.copyOf(configs);
+        }
+    }
+
+    /** All six topics, in the order of DESIGN.md. */
+    public List<Topic> topics() {
+        return List.of(
+                // LogAppendTime: a replayed old capture carries old event times; retention must go by
+                // arrival, the event time stays inside the record
+                topic(FLOWS, partitions, Map.of("message.timestamp.type", "LogAppendTime")),
+                topic(AGENTS, partitions, Map.of()),
+                // the site model under key "sites": only the latest value matters
+                topic(SITES, 1, Map.of("cleanup.policy", "compact")),
+                topic(VERDICTS, partitions, Map.of()),
+                topic(ALERTS, partitions, Map.of()),
+                topic(DLQ, partitions, Map.of()));
+    }
+
+    /** The topic names, in the order of {@link #topics()}. */
+    public List<String> names() {
+        return topics().stream().map(Topic::name).toList();
+    }
+
+    private Topic topic(String name, int parts, Map<String, String> configs) {
+        return new Topic(name, parts, replicationFactor, configs);
+    }
+}
