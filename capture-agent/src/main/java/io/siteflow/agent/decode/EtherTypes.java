@@ -6,7 +6,7 @@ import static io.siteflow.agent.decode.Bytes.u8;
 
 /**
  * Ethernet and everything reached through an ethertype: 802.1Q/802.1ad/0x9100 tags to any depth, 802.1ah
- * PBB, VN-Tag, E-Tag, MPLS label stacks (with Ethernet over MPLS behind a control word), PPPoE session
+ * PBB, VN-Tag, E-Tag, Cisco FabricPath, MPLS label stacks (with Ethernet over MPLS behind a control word), PPPoE session
  * and 802.2 LLC/SNAP. Iterative, bounded to {@link #MAX_HEADERS} headers so a crafted frame cannot loop.
  */
 final class EtherTypes {
@@ -68,6 +68,8 @@ final class EtherTypes {
                 return skip(c, p, 6, 4, false);
             case 0x893F:
                 return skip(c, p, 8, 6, false);
+            case 0x8903:
+                return fabricPath(c, p);
             case 0x8847:
             case 0x8848:
                 return mpls(c, p);
@@ -134,6 +136,20 @@ final class EtherTypes {
             default:
                 return NOT_IP;
         }
+    }
+
+    /**
+     * Cisco FabricPath: FTag/TTL, then the original Ethernet frame, whose last 4 bytes are its FCS (tshark
+     * decodes it so: an inner IPv6 header reaching into those bytes is not counted).
+     */
+    private static int fabricPath(Cursor c, int p) {
+        if (!c.has(p, 2)) {
+            return truncated(c, p);
+        }
+        c.wireEnd -= 4;
+        c.end = Math.min(c.end, c.wireEnd);
+        c.pos = p + 2;
+        return ETHERNET;
     }
 
     private static int pppoe(Cursor c, int p) {

@@ -50,6 +50,9 @@ final class TestCaptureReader {
     }
 
     private static int pcap(ByteBuffer buf, Sink sink) {
+        if (buf.getShort(4) != 2) {
+            return 0;
+        }
         int linkType = buf.getInt(20);
         int count = 0;
         for (int p = 24; p + 16 <= buf.limit(); count++) {
@@ -72,6 +75,9 @@ final class TestCaptureReader {
             if (type == 0x0A0D0D0A) {
                 int order = buf.getInt(p + 8);
                 buf.order(order == 0x1A2B3C4D ? buf.order() : opposite(buf.order()));
+                if (buf.getShort(p + 12) != 1 || buf.getShort(p + 14) != 0 && buf.getShort(p + 14) != 2) {
+                    break;
+                }
                 linkTypes = new int[0];
             }
             int length = buf.getInt(p + 4);
