@@ -6,7 +6,7 @@ import static io.siteflow.agent.decode.Bytes.u8;
 
 /**
  * Ethernet and everything reached through an ethertype: 802.1Q/802.1ad/0x9100 tags to any depth, 802.1ah
- * PBB, VN-Tag, E-Tag, Cisco FabricPath, MPLS label stacks (with Ethernet over MPLS behind a control word), PPPoE session
+ * PBB, VN-Tag, E-Tag, Cisco MetaData (SGT), Cisco FabricPath, MPLS label stacks (with Ethernet over MPLS behind a control word), NSH, PPPoE session
  * and 802.2 LLC/SNAP. Iterative, bounded to {@link #MAX_HEADERS} headers so a crafted frame cannot loop.
  */
 final class EtherTypes {
@@ -68,6 +68,8 @@ final class EtherTypes {
                 return skip(c, p, 6, 4, false);
             case 0x893F:
                 return skip(c, p, 8, 6, false);
+            case 0x8909:
+                return skip(c, p, 8, 6, false);
             case 0x8903:
                 return fabricPath(c, p);
             case 0x8847:
@@ -75,6 +77,8 @@ final class EtherTypes {
                 return mpls(c, p);
             case 0x8864:
                 return pppoe(c, p);
+            case 0x894F:
+                return nsh(c, p);
             case LLC:
                 return snap(c, p);
             default:
@@ -150,6 +154,31 @@ final class EtherTypes {
         c.end = Math.min(c.end, c.wireEnd);
         c.pos = p + 2;
         return ETHERNET;
+    }
+
+    /** RFC 8300 Network Service Header: length in 4-byte words, next protocol 1 IPv4, 2 IPv6, 3 Ethernet. */
+    private static int nsh(Cursor c, int p) {
+        if (!c.has(p, 8)) {
+            return truncated(c, p);
+        }
+        int length = (u16(c.data, p) & 0x3F) * 4;
+        if (length < 8) {
+            c.fail(MalformedReason.LINK_INVALID, p);
+            return FAILED;
+        }
+        c.pos = p + length;
+        switch (u8(c.data, p + 3)) {
+            case 1:
+                return IPV4;
+            case 2:
+                return IPV6;
+            case 3:
+                return ETHERNET;
+            case 5:
+                return 0x8847;
+            default:
+                return NOT_IP;
+        }
     }
 
     private static int pppoe(Cursor c, int p) {
