@@ -135,6 +135,9 @@ final class EtherTypes {
             case 6:
                 return IPV6;
             case 0:
+                if (!c.has(p, 4)) {
+                    return truncated(c, p);
+                }
                 c.pos = p + 4;
                 return ETHERNET;
             default:
@@ -165,6 +168,9 @@ final class EtherTypes {
         if (length < 8) {
             c.fail(MalformedReason.LINK_INVALID, p);
             return FAILED;
+        }
+        if (!c.has(p, length)) {
+            return truncated(c, p);
         }
         c.pos = p + length;
         switch (u8(c.data, p + 3)) {
