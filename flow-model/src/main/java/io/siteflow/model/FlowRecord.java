@@ -35,6 +35,8 @@ import java.util.Objects;
  * @param sni         TLS server name from the ClientHello, or null
  * @param isFinal     true when the flow ended (FIN/RST, idle timeout, eviction or end of capture)
  * @param id          unique record id: agent run id + per-agent counter
+ * @param dataRttMicros smallest round-trip time in microseconds measured in this record from data segments
+ *                    and the ACKs that cover them (both halves, as seen at the capture point), or null
  */
 public record FlowRecord(
         int schema,
@@ -59,7 +61,8 @@ public record FlowRecord(
         String l7,
         String sni,
         boolean isFinal,
-        String id) {
+        String id,
+        Long dataRttMicros) {
 
     /** The schema version this class reads and writes. */
     public static final int SCHEMA = 1;
@@ -70,6 +73,15 @@ public record FlowRecord(
         Objects.requireNonNull(src, "src");
         Objects.requireNonNull(dst, "dst");
         Objects.requireNonNull(id, "id");
+    }
+
+    /** A record without a data-segment RTT sample. */
+    public FlowRecord(int schema, String agent, String iface, long start, long end, int proto, String src,
+            int srcPort, String dst, int dstPort, long bytes, long packets, long rbytes, long rpackets,
+            long frameBytes, long rframeBytes, int tcpFlags, int rtcpFlags, Long rttMicros, String l7, String sni,
+            boolean isFinal, String id) {
+        this(schema, agent, iface, start, end, proto, src, srcPort, dst, dstPort, bytes, packets, rbytes,
+                rpackets, frameBytes, rframeBytes, tcpFlags, rtcpFlags, rttMicros, l7, sni, isFinal, id, null);
     }
 
     /** IP bytes in both directions. */

@@ -62,6 +62,9 @@ public final class FlowRecordJson {
         if (r.rttMicros() != null) {
             g.writeNumberField("rttMicros", r.rttMicros());
         }
+        if (r.dataRttMicros() != null) {
+            g.writeNumberField("dataRttMicros", r.dataRttMicros());
+        }
         if (r.l7() != null) {
             g.writeStringField("l7", r.l7());
         }
@@ -135,6 +138,7 @@ public final class FlowRecordJson {
         private long frameBytes;
         private long rframeBytes;
         private Long rttMicros;
+        private Long dataRttMicros;
         private String agent;
         private String iface;
         private String src;
@@ -165,6 +169,7 @@ public final class FlowRecordJson {
                 case "tcpFlags" -> tcpFlags = (int) number(name, t, p, 0, 0xFFF);
                 case "rtcpFlags" -> rtcpFlags = (int) number(name, t, p, 0, 0xFFF);
                 case "rttMicros" -> rttMicros = t == JsonToken.VALUE_NULL ? null : number(name, t, p, 0, Long.MAX_VALUE);
+                case "dataRttMicros" -> dataRttMicros = t == JsonToken.VALUE_NULL ? null : number(name, t, p, 0, Long.MAX_VALUE);
                 case "l7" -> l7 = t == JsonToken.VALUE_NULL ? null : text(name, t, p);
                 case "sni" -> sni = t == JsonToken.VALUE_NULL ? null : text(name, t, p);
                 case "final" -> isFinal = bool(name, t);
@@ -198,7 +203,7 @@ public final class FlowRecordJson {
             }
             return new FlowRecord(schema, agent, iface, start, end, proto, src, srcPort, dst, dstPort,
                     bytes, packets, rbytes, rpackets, frameBytes, rframeBytes, tcpFlags, rtcpFlags,
-                    rttMicros, l7, sni, isFinal, id);
+                    rttMicros, l7, sni, isFinal, id, dataRttMicros);
         }
 
         private static long number(String name, JsonToken t, JsonParser p, long min, long max)

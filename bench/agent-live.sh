@@ -1,0 +1,67 @@
+#!/bin/bash
+# Live capture benchmark: the highest replay rate at which LiveCapture (pcap4j dispatch) loses nothing,
+# next to tcpdump on the same veth. Two network namespaces joined by a veth pair (offloads off, IPv6 off,
+# so only the replayed frames cross it); tcpreplay sends 128-byte UDP frames from B at each rate in turn;
+# LiveCount (bench/agent-live/LiveCount.java) and tcpdump both capture on A's end. The search stops at the
+# first rate where LiveCapture drops. tcpreplay shares the CPUs: read the "offered" column, not the asked rate.
+#
+# usage: bench/agent-live.sh [-r "RATE RATE ..."] [-n PACKETS_PER_RATE] [-b BUFFER_MIB]
+# needs: root, iproute2, ethtool, tcpdump, tcpreplay, python3, java 17, maven (builds capture-agent's classes)
+set -euo pipefail
+RATES="50000 100000 150000 200000 300000 400000"; PACKETS=1000000; BUF=64
+while getopts "r:n:b:" o; do case $o in r) RATES=$OPTARG;; n) PACKETS=$OPTARG;; b) BUF=$OPTARG;; *) exit 64;; esac; done
+ROOT=$(cd "$(dirname "$0")/.." && pwd); HERE=$ROOT/bench/agent-live
+WORK=$(mktemp -d); A=sfbench-a-$$; B=sfbench-b-$$; LIVE_PID=; DUMP_PID=
+cleanup() {
+  for p in $LIVE_PID $DUMP_PID; do kill "$p" 2>/dev/null || true; done
+  ip netns del "$A" 2>/dev/null || true; ip netns del "$B" 2>/dev/null || true; rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+(cd "$ROOT" && mvn -B -q -pl capture-agent -am compile >/dev/null \
+  && mvn -B -q -pl capture-agent dependency:build-classpath -Dmdep.outputFile="$WORK/cp" >/dev/null)
+CP=$ROOT/capture-agent/target/classes:$(cat "$WORK/cp")
+
+for ns in "$A" "$B"; do
+  ip netns add "$ns"; ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+done
+ip -n "$A" link add sfa0 address 02:5f:00:00:00:01 type veth peer name sfb0 address 02:5f:00:00:00:02 netns "$B"
+ip -n "$A" link set sfa0 up; ip -n "$B" link set sfb0 up
+ip netns exec "$A" ethtool -K sfa0 tso off gso off gro off >/dev/null
+ip netns exec "$B" ethtool -K sfb0 tso off gso off gro off >/dev/null
+
+# 100 000 frames of 128 bytes, UDP 10.99.200.2 -> 10.99.200.1 from 1000 source ports
+python3 - "$WORK/u128.pcap" <<'PY'
+import struct, sys
+out = open(sys.argv[1], 'wb'); out.write(struct.pack('<IHHiIII', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+for i in range(100000):
+    payload = bytes(128 - 42)
+    ip = struct.pack('!BBHHHBBH4s4s', 0x45, 0, 28 + len(payload), i & 0xffff, 0, 64, 17, 0, bytes([10, 99, 200, 2]), bytes([10, 99, 200, 1]))
+    frame = bytes.fromhex('025f00000001025f00000002') + b'\x08\x00' + ip + struct.pack('!HHHH', 40000 + i % 1000, 9, 8 + len(payload), 0) + payload
+    out.write(struct.pack('<IIII', 0, i, len(frame), len(frame)) + frame)
+PY
+LOOPS=$(( (PACKETS + 99999) / 100000 ))
+
+printf "%-8s %-10s %-12s %-10s %-12s %-10s\n" asked offered live-recv live-drop tcpdump-recv tcpdump-drop
+BEST=0
+for rate in $RATES; do
+  mkfifo "$WORK/stop"
+  ip netns exec "$A" java -Dlogback.configurationFile="$HERE/logback.xml" -cp "$CP" "$HERE/LiveCount.java" sfa0 "$BUF" \
+      < "$WORK/stop" > "$WORK/live.out" 2>&1 & LIVE_PID=$!
+  exec 3>"$WORK/stop"
+  ip netns exec "$A" tcpdump -i sfa0 -n -s 256 -B $((BUF * 1024)) -w /dev/null 2> "$WORK/dump.err" & DUMP_PID=$!
+  until grep -q ready "$WORK/live.out" && grep -q listening "$WORK/dump.err"; do sleep 0.2; done
+  offered=$(ip netns exec "$B" tcpreplay -q -i sfb0 --pps="$rate" --loop="$LOOPS" "$WORK/u128.pcap" 2>&1 \
+      | sed -n 's/.*Mbps, \([0-9.]*\) pps.*/\1/p')
+  sleep 1.5   # the last ring block is handed over after the 250 ms timeout (tcpdump: 1 s)
+  echo stop >&3; exec 3>&-; wait "$LIVE_PID"; LIVE_PID=
+  kill -INT "$DUMP_PID"; wait "$DUMP_PID" || true; DUMP_PID=; rm "$WORK/stop"
+  live=$(grep -o 'delivered=.*' "$WORK/live.out")
+  lrecv=$(sed 's/.*delivered=\([0-9]*\).*/\1/' <<<"$live"); ldrop=$(sed 's/.* dropped=\([0-9]*\).*/\1/' <<<"$live")
+  drecv=$(sed -n 's/^\([0-9]*\) packets\{0,1\} captured.*/\1/p' "$WORK/dump.err")
+  ddrop=$(sed -n 's/^\([0-9]*\) packets\{0,1\} dropped by kernel.*/\1/p' "$WORK/dump.err")
+  printf "%-8s %-10s %-12s %-10s %-12s %-10s\n" "$rate" "$offered" "$lrecv" "$ldrop" "$drecv" "$ddrop"
+  if [ "$ldrop" != 0 ] || [ "$lrecv" -lt "$drecv" ]; then break; fi
+  BEST=$(awk -v a="$BEST" -v b="$offered" 'BEGIN { print (b > a ? b : a) }')
+done
+echo "highest offered rate without LiveCapture drops: $BEST packets/s (buffer $BUF MiB)"

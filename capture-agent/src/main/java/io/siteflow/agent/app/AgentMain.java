@@ -1,0 +1,31 @@
+package io.siteflow.agent.app;
+
+import picocli.CommandLine;
+
+/** Entry point of the agent on its own: {@code java -cp ... io.siteflow.agent.app.AgentMain -r file.pcap --json}. */
+public final class AgentMain {
+    private AgentMain() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine(new CaptureCommand()).execute(args));
+    }
+
+    /** A picocli command line with siteflow's exit codes: 64 for usage errors. */
+    public static CommandLine commandLine(Object command) {
+        CommandLine cl = new CommandLine(command);
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println("siteflow " + c.getCommandName() + ": " + ex.getMessage());
+            if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, c.getErr())) {
+                c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
+            }
+            return ExitCodes.USAGE;
+        });
+        cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
+            c.getErr().println("siteflow " + c.getCommandName() + ": " + ex.getMessage());
+            return ExitCodes.FAILURE;
+        });
+        return cl;
+    }
+}

@@ -1,0 +1,164 @@
+package io.siteflow.agent.app;
+
+import io.siteflow.agent.capture.CaptureException;
+import io.siteflow.agent.capture.CaptureFailure;
+import io.siteflow.agent.capture.CaptureFileException;
+import io.siteflow.agent.capture.PacketSource;
+import io.siteflow.agent.config.CaptureOptions;
+import io.siteflow.agent.flow.FlowTable;
+import io.siteflow.agent.flow.FlowTableConfig;
+import io.siteflow.agent.flow.RecordFactory;
+import io.siteflow.agent.flow.RemoteSiteFilter;
+import io.siteflow.agent.metrics.AgentMetrics;
+import io.siteflow.agent.publish.FlowSink;
+import io.siteflow.agent.publish.text.TextReport;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one capture: opens the source, wires decode → filter → flow table → sinks, stops on end of file,
+ * {@code -s} seconds or SIGINT/SIGTERM, then flushes every flow, prints the report and the summary.
+ * Nothing is lost on a clean stop: the shutdown hook waits until the flows are flushed.
+ */
+public final class AgentRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentRunner.class);
+
+    private final CaptureOptions options;
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private volatile boolean signalled;
+    private volatile int exitCode;
+
+    public AgentRunner(CaptureOptions options, PrintWriter out, PrintWriter err) {
+        this.options = options;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** Runs to completion and returns the exit code. */
+    public int run() {
+        LOG.info("capture: {}", options.describe());
+        PacketSource source;
+        try {
+            source = Sources.open(options);
+        } catch (CaptureFileException e) {
+            err.println("siteflow capture: " + e.getMessage());
+            return ExitCodes.INPUT;
+        } catch (CaptureFailure e) {
+            err.println("siteflow capture: " + e.getMessage());
+            return ExitCodes.FAILURE;
+        }
+        if (options.live()) {
+            err.println("capturing on " + options.iface());
+            err.flush();
+        }
+        Thread hook = new Thread(() -> onSignal(source), "siteflow-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        int code = runWith(source);
+        if (signalled) {
+            exitCode = code;
+            finished.countDown();
+            parkForever();
+        }
+        Runtime.getRuntime().removeShutdownHook(hook);
+        return code;
+    }
+
+    private int runWith(PacketSource source) {
+        List<String> problems = new ArrayList<>();
+        RemoteSiteFilter filter = new RemoteSiteFilter(options.remoteCidrs());
+        String runId = options.live() ? AgentIds.forLive(options.agent()) : AgentIds.forFile(options.agent(), options.file());
+        TextReport report = options.text() ? new TextReport(filter, options.ports()) : null;
+        try (FlowSink sink = Sinks.open(options, filter, out)) {
+            FlowTableConfig cfg = new FlowTableConfig(options.maxFlows(), options.activeTimeout(),
+                    options.idleTimeout(), FlowTableConfig.DEFAULTS.closeLinger());
+            FlowTable table = new FlowTable(cfg, new RecordFactory(options.agent(), source.name(), runId), sink,
+                    Sources.l7Tracker());
+            CapturePipeline pipeline = new CapturePipeline(filter, table, report, lt -> problems.add(
+                    source.name() + ": link type " + lt + " is not supported (" + LinkTypeNames.name(lt)
+                            + "): its packets are not counted"));
+            try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), pipeline, source)) {
+                capture(source, pipeline, problems);
+                table.flushAll();
+                sink.flush();
+            }
+            if (report != null) {
+                report.print(out, source.name(), options.lines());
+            }
+            Summary.print(err, source, pipeline, table);
+        } catch (RuntimeException e) {
+            err.println("siteflow capture: " + e.getMessage());
+            LOG.debug("capture failed", e);
+            return ExitCodes.FAILURE;
+        } finally {
+            source.close();
+        }
+        problems.forEach(err::println);
+        err.flush();
+        return problems.isEmpty() ? ExitCodes.OK : ExitCodes.INPUT;
+    }
+
+    private void capture(PacketSource source, CapturePipeline pipeline, List<String> problems) {
+        Thread timer = null;
+        if (options.live() && options.seconds() != null) {
+            timer = new Thread(() -> {
+                try {
+                    Thread.sleep(TimeUnit.SECONDS.toMillis(options.seconds()));
+                    source.stop();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "siteflow-duration");
+            timer.setDaemon(true);
+            timer.start();
+        }
+        try {
+            if (options.live()) {
+                try (PacketHandoff handoff = new PacketHandoff(1 << 16, pipeline,
+                        now -> pipeline.table().advanceTime(now), 500)) {
+                    source.run(handoff);
+                }
+            } else {
+                source.run(pipeline);
+            }
+        } catch (CaptureFileException e) {
+            problems.add(e.getMessage());
+        } catch (CaptureException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        } finally {
+            if (timer != null) {
+                timer.interrupt();
+            }
+        }
+    }
+
+    private void onSignal(PacketSource source) {
+        signalled = true;
+        source.stop();
+        try {
+            if (finished.await(30, TimeUnit.SECONDS)) {
+                out.flush();
+                err.flush();
+                Runtime.getRuntime().halt(exitCode);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void parkForever() {
+        while (true) {
+            try {
+                Thread.sleep(Long.MAX_VALUE);
+            } catch (InterruptedException e) {
+                // the shutdown hook halts the JVM
+            }
+        }
+    }
+}

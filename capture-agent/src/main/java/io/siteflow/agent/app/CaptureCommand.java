@@ -1,0 +1,168 @@
+package io.siteflow.agent.app;
+
+import io.siteflow.agent.config.CaptureOptions;
+import io.siteflow.agent.flow.FlowTableConfig;
+import io.siteflow.model.Cidr;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code siteflow capture}: the agent's command line. Options follow iftop where iftop has one. */
+@Command(name = "capture", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {
+            "Capture packets from an interface (-i) or read a capture file (-r), keep those",
+            "between the local site and the remote-site CIDRs (-F, like iftop -F), aggregate",
+            "them into flow records and publish them: as JSON lines (--json), as an iftop -t",
+            "style report (--text, the default) and/or to Kafka (--bootstrap).",
+            "",
+            "Examples:",
+            "  siteflow capture -r capture.pcap --json > flows.jsonl",
+            "  siteflow capture -i ens3 -F 10.1.0.0/16 --text -s 900",
+            "  siteflow capture -i ens3 -F 10.1.0.0/16 -F fd00:1::/64 --json",
+            ""},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:done", "1:capture failed (interface, permission, Kafka)",
+            "2:input not read whole (missing, unsupported, corrupt or cut-short file; unsupported link type)",
+            "64:wrong usage"})
+public final class CaptureCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    static final class Source {
+        @Option(names = "-i", paramLabel = "IFACE", description = "Capture live on this interface (needs CAP_NET_RAW).")
+        String iface;
+
+        @Option(names = "-r", paramLabel = "FILE",
+                description = "Read this capture file: pcap (µs or ns, either byte order), pcapng, or gzip-compressed.")
+        Path file;
+    }
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Source source;
+
+    @Option(names = "-F", paramLabel = "CIDR",
+            description = "A remote-site network (IPv4 or IPv6; repeat for several). Keeps packets with exactly one "
+                    + "end inside, like iftop -F. Without -F every IP packet is kept.")
+    List<String> cidrs = new ArrayList<>();
+
+    @Option(names = "--agent", paramLabel = "ID", description = "Agent id in every record (default: the host name).")
+    String agent;
+
+    @Option(names = "--bootstrap", paramLabel = "HOST:PORT",
+            description = "Publish records to Kafka (topic siteflow.flows) through these bootstrap servers.")
+    String bootstrap;
+
+    @Option(names = "--kafka", paramLabel = "KEY=VALUE",
+            description = "Extra Kafka client property, e.g. security.protocol=SASL_SSL (repeatable).")
+    Map<String, String> kafka = new LinkedHashMap<>();
+
+    @Option(names = "--json", arity = "0..1", fallbackValue = "-", paramLabel = "FILE",
+            description = "Write flow records as JSON lines to standard output, or to FILE.")
+    String json;
+
+    @Option(names = {"-t", "--text"}, description = "Print an iftop -t style report at the end (and on Ctrl-C).")
+    boolean text;
+
+    @Option(names = "-s", paramLabel = "SECONDS",
+            description = "Live: stop after this many seconds and print the report (iftop -s).")
+    Integer seconds;
+
+    @Option(names = "-L", paramLabel = "N", defaultValue = "10",
+            description = "Report lines (host pairs) to print; 0 prints all. Default: ${DEFAULT-VALUE}.")
+    int lines;
+
+    @Option(names = "-P", description = "Report port pairs instead of host pairs (iftop -P).")
+    boolean ports;
+
+    @Option(names = "-n", description = "No host name lookups (always the case; accepted for iftop compatibility).")
+    boolean numeric;
+
+    @Option(names = "--snaplen", paramLabel = "BYTES", defaultValue = "256",
+            description = "Live: bytes captured per packet (headers plus the first payload bytes for protocol "
+                    + "signatures). Default: ${DEFAULT-VALUE}.")
+    int snaplen;
+
+    @Option(names = "--buffer-mb", paramLabel = "MB", defaultValue = "64",
+            description = "Live: kernel capture buffer in MiB. Default: ${DEFAULT-VALUE}.")
+    int bufferMb;
+
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+            description = "Serve Prometheus metrics on http://127.0.0.1:PORT/metrics.")
+    Integer metricsPort;
+
+    @Option(names = "--active-timeout", paramLabel = "SECONDS", defaultValue = "10",
+            description = "A running flow exports an interim record this often. Default: ${DEFAULT-VALUE}.")
+    int activeTimeout;
+
+    @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "30",
+            description = "A flow silent this long ends. Default: ${DEFAULT-VALUE}.")
+    int idleTimeout;
+
+    @Option(names = "--max-flows", paramLabel = "N", defaultValue = "262144",
+            description = "Flows held at once; beyond that the least recently seen is exported early. "
+                    + "Default: ${DEFAULT-VALUE}.")
+    int maxFlows;
+
+    @Override
+    public Integer call() {
+        CaptureOptions options = options();
+        return new AgentRunner(options, spec.commandLine().getOut(), spec.commandLine().getErr()).run();
+    }
+
+    /** Validates the options; a bad value is a usage error naming the option. */
+    CaptureOptions options() {
+        List<Cidr> remote = new ArrayList<>();
+        for (String c : cidrs) {
+            try {
+                remote.add(Cidr.parse(c));
+            } catch (IllegalArgumentException e) {
+                throw usage("-F " + e.getMessage());
+            }
+        }
+        if (json == null && !text && bootstrap == null) {
+            text = true;
+        }
+        if (snaplen < 64 || snaplen > 262_144) {
+            throw usage("--snaplen " + snaplen + ": must be 64-262144");
+        }
+        if (bufferMb < 1 || bufferMb > 2047) {
+            throw usage("--buffer-mb " + bufferMb + ": must be 1-2047");
+        }
+        if (seconds != null && seconds <= 0) {
+            throw usage("-s " + seconds + ": must be a positive number of seconds");
+        }
+        if (lines < 0) {
+            throw usage("-L " + lines + ": must be 0 (all) or more");
+        }
+        if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
+            throw usage("--metrics-port " + metricsPort + ": is not a port (0-65535)");
+        }
+        if (activeTimeout <= 0 || idleTimeout <= 0) {
+            throw usage("--active-timeout and --idle-timeout must be positive");
+        }
+        FlowTableConfig flowCfg;
+        try {
+            flowCfg = FlowTableConfig.DEFAULTS.withMaxFlows(maxFlows);
+        } catch (IllegalArgumentException e) {
+            throw usage("--max-flows: " + e.getMessage());
+        }
+        return new CaptureOptions(source.iface, source.file, remote, agent != null ? agent : AgentIds.hostName(),
+                bootstrap, kafka, json, text, seconds, lines, ports, snaplen, bufferMb << 20, metricsPort,
+                Duration.ofSeconds(activeTimeout), Duration.ofSeconds(idleTimeout), flowCfg.maxFlows());
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

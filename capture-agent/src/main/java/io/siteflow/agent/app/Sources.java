@@ -1,0 +1,32 @@
+package io.siteflow.agent.app;
+
+import io.siteflow.agent.capture.CaptureFailure;
+import io.siteflow.agent.capture.CaptureFileException;
+import io.siteflow.agent.capture.PacketSource;
+import io.siteflow.agent.capture.file.CaptureFileReader;
+import io.siteflow.agent.capture.live.BpfFilters;
+import io.siteflow.agent.capture.live.LiveCapture;
+import io.siteflow.agent.config.CaptureOptions;
+import io.siteflow.agent.flow.L7Tracker;
+import io.siteflow.agent.signature.SignatureL7Tracker;
+
+/** Opens the packet source the options name. */
+final class Sources {
+    private Sources() {
+    }
+
+    static PacketSource open(CaptureOptions o) throws CaptureFileException, CaptureFailure {
+        if (!o.live()) {
+            return CaptureFileReader.open(o.file());
+        }
+        return LiveCapture.builder(o.iface())
+                .snaplen(o.snaplen())
+                .bufferBytes(o.bufferBytes())
+                .bpfFilter(BpfFilters.forRemoteCidrs(o.remoteCidrs()))
+                .build();
+    }
+
+    static L7Tracker l7Tracker() {
+        return new SignatureL7Tracker();
+    }
+}

@@ -1,0 +1,30 @@
+package io.siteflow.agent.app;
+
+import io.siteflow.agent.capture.CaptureStats;
+import io.siteflow.agent.capture.PacketSource;
+import io.siteflow.agent.decode.DecodeStatus;
+import io.siteflow.agent.flow.FlowTable;
+import io.siteflow.agent.metrics.DecodeCounters;
+import java.io.PrintWriter;
+
+/** The capture statistics printed to standard error at the end of a capture. */
+final class Summary {
+    private Summary() {
+    }
+
+    static void print(PrintWriter err, PacketSource source, CapturePipeline pipeline, FlowTable table) {
+        DecodeCounters c = pipeline.counters();
+        CaptureStats stats = source.stats();
+        err.printf("%s: %d packets received, %d dropped by kernel, %d dropped by interface%n", source.name(),
+                Math.max(stats.received(), c.packets()), stats.droppedKernel(), stats.droppedInterface());
+        err.printf("decoded: %d IP, %d not IP, %d malformed, %d on unsupported link types%n",
+                c.status(DecodeStatus.IP), c.status(DecodeStatus.NOT_IP), c.status(DecodeStatus.MALFORMED),
+                c.status(DecodeStatus.UNSUPPORTED_LINK));
+        if (!c.malformedByReason().isEmpty()) {
+            err.println("not decoded by reason: " + c.malformedByReason());
+        }
+        err.printf("kept %d IP packets (%d outside the -F filter); %d flows, %d evicted early%n", c.keptCount(),
+                c.filteredOutCount(), table.flowsCreated(), table.evictions());
+        err.flush();
+    }
+}

@@ -1,0 +1,80 @@
+package io.siteflow.agent.config;
+
+import io.siteflow.model.Cidr;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The capture command's settings, validated once at start-up. Exactly one of {@code iface} and
+ * {@code file} is set.
+ *
+ * @param iface          live interface, or null
+ * @param file           capture file, or null
+ * @param remoteCidrs    {@code -F} networks (empty: keep everything)
+ * @param agent          agent id
+ * @param bootstrap      Kafka bootstrap servers, or null for no Kafka
+ * @param kafka          extra Kafka client properties
+ * @param json           JSON lines target: "-" for standard output, a path, or null for none
+ * @param text           print the iftop-style report
+ * @param seconds        live: stop after this long (iftop {@code -s}); null runs until a signal
+ * @param lines          report lines, 0 for all
+ * @param ports          report port pairs
+ * @param snaplen        live: bytes captured per packet
+ * @param bufferBytes    live: kernel ring buffer
+ * @param metricsPort    Prometheus endpoint port, or null
+ * @param activeTimeout  interim record period
+ * @param idleTimeout    idle end of a flow
+ * @param maxFlows       flow table bound
+ */
+public record CaptureOptions(
+        String iface,
+        Path file,
+        List<Cidr> remoteCidrs,
+        String agent,
+        String bootstrap,
+        Map<String, String> kafka,
+        String json,
+        boolean text,
+        Integer seconds,
+        int lines,
+        boolean ports,
+        int snaplen,
+        int bufferBytes,
+        Integer metricsPort,
+        Duration activeTimeout,
+        Duration idleTimeout,
+        int maxFlows) {
+
+    public CaptureOptions {
+        remoteCidrs = List.copyOf(remoteCidrs);
+        kafka = Map.copyOf(kafka);
+    }
+
+    public boolean live() {
+        return iface != null;
+    }
+
+    /** The interface or file name, as records and reports name the capture point. */
+    public String sourceName() {
+        return live() ? iface : file.getFileName().toString();
+    }
+
+    /** Settings for the start-up log line (no secrets: Kafka properties with "password" are masked). */
+    public String describe() {
+        StringBuilder sb = new StringBuilder();
+        sb.append(live() ? "iface=" + iface : "file=" + file);
+        sb.append(" remote=").append(remoteCidrs).append(" agent=").append(agent);
+        if (bootstrap != null) {
+            sb.append(" bootstrap=").append(bootstrap);
+        }
+        kafka.forEach((k, v) -> sb.append(" kafka.").append(k).append('=')
+                .append(k.toLowerCase(java.util.Locale.ROOT).contains("password")
+                        || k.toLowerCase(java.util.Locale.ROOT).contains("jaas") ? "****" : v));
+        sb.append(" snaplen=").append(snaplen).append(" buffer=").append(bufferBytes)
+                .append(" active=").append(activeTimeout.toSeconds()).append("s idle=")
+                .append(idleTimeout.toSeconds()).append("s maxFlows=").append(maxFlows);
+        return sb.toString();
+    }
+}

@@ -1,0 +1,45 @@
+package io.siteflow.agent.flow;
+
+import java.time.Duration;
+
+/**
+ * Flow table settings, validated at construction.
+ *
+ * @param maxFlows      flows held at once; a new flow beyond this evicts the least recently seen one
+ *                      (exported early as final, counted as an eviction)
+ * @param activeTimeout a flow running this long since its last record exports an interim record
+ * @param idleTimeout   a flow silent this long ends
+ * @param closeLinger   after FIN from both sides or RST, how long trailing packets still join the flow
+ */
+public record FlowTableConfig(int maxFlows, Duration activeTimeout, Duration idleTimeout, Duration closeLinger) {
+
+    public static final FlowTableConfig DEFAULTS =
+            new FlowTableConfig(262_144, Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(2));
+
+    public FlowTableConfig {
+        if (maxFlows < 16 || maxFlows > (1 << 26)) {
+            throw new IllegalArgumentException("max flows must be 16-" + (1 << 26) + ", got " + maxFlows);
+        }
+        if (activeTimeout.isNegative() || activeTimeout.isZero()) {
+            throw new IllegalArgumentException("active timeout must be positive, got " + activeTimeout);
+        }
+        if (idleTimeout.isNegative() || idleTimeout.isZero()) {
+            throw new IllegalArgumentException("idle timeout must be positive, got " + idleTimeout);
+        }
+        if (closeLinger.isNegative()) {
+            throw new IllegalArgumentException("close linger must not be negative, got " + closeLinger);
+        }
+    }
+
+    public FlowTableConfig withMaxFlows(int n) {
+        return new FlowTableConfig(n, activeTimeout, idleTimeout, closeLinger);
+    }
+
+    public FlowTableConfig withActiveTimeout(Duration d) {
+        return new FlowTableConfig(maxFlows, d, idleTimeout, closeLinger);
+    }
+
+    public FlowTableConfig withIdleTimeout(Duration d) {
+        return new FlowTableConfig(maxFlows, activeTimeout, d, closeLinger);
+    }
+}

@@ -1,0 +1,109 @@
+package io.siteflow.agent.metrics;
+
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.siteflow.agent.app.CapturePipeline;
+import io.siteflow.agent.capture.PacketSource;
+import io.siteflow.agent.decode.DecodeStatus;
+import io.siteflow.agent.decode.MalformedReason;
+import io.siteflow.agent.flow.FlowTable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+/**
+ * The agent's Micrometer meters and, when a port is given, a Prometheus endpoint at
+ * {@code http://127.0.0.1:PORT/metrics}. Meters read the capture thread's counters (values may lag by a
+ * packet). Close to stop the endpoint.
+ */
+public final class AgentMetrics implements AutoCloseable {
+    private final PrometheusMeterRegistry registry;
+    private final HttpServer server;
+
+    private AgentMetrics(PrometheusMeterRegistry registry, HttpServer server) {
+        this.registry = registry;
+        this.server = server;
+    }
+
+    /**
+     * Registers the meters of a capture and serves them when {@code port} is not null (0 picks a free port).
+     */
+    public static AgentMetrics start(Integer port, CapturePipeline pipeline, PacketSource source) {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        bind(registry, pipeline, source);
+        HttpServer server = null;
+        if (port != null) {
+            try {
+                server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
+            } catch (IOException e) {
+                throw new UncheckedIOException("metrics: port " + port + ": " + e.getMessage(), e);
+            }
+            server.createContext("/metrics", ex -> {
+                byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
+                ex.getResponseHeaders().add("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+                ex.sendResponseHeaders(200, body.length);
+                try (OutputStream os = ex.getResponseBody()) {
+                    os.write(body);
+                }
+            });
+            server.start();
+        }
+        return new AgentMetrics(registry, server);
+    }
+
+    private static void bind(MeterRegistry r, CapturePipeline pipeline, PacketSource source) {
+        DecodeCounters c = pipeline.counters();
+        for (DecodeStatus s : DecodeStatus.values()) {
+            FunctionCounter.builder("siteflow.agent.packets", c, x -> x.status(s))
+                    .tag("result", s.name().toLowerCase(Locale.ROOT)).description("packets by decode result")
+                    .register(r);
+        }
+        for (MalformedReason m : MalformedReason.values()) {
+            if (m != MalformedReason.NONE) {
+                FunctionCounter.builder("siteflow.agent.malformed", c, x -> x.reason(m))
+                        .tag("reason", m.name().toLowerCase(Locale.ROOT)).register(r);
+            }
+        }
+        FunctionCounter.builder("siteflow.agent.filtered", c, DecodeCounters::filteredOutCount)
+                .description("IP packets outside the -F filter").register(r);
+        FunctionCounter.builder("siteflow.agent.kept", c, DecodeCounters::keptCount).register(r);
+        FunctionCounter.builder("siteflow.agent.kernel.drops", source, s -> s.stats().droppedKernel()).register(r);
+        FunctionCounter.builder("siteflow.agent.interface.drops", source, s -> s.stats().droppedInterface())
+                .register(r);
+        FlowTable t = pipeline.table();
+        Gauge.builder("siteflow.agent.flows.active", t, FlowTable::size).register(r);
+        FunctionCounter.builder("siteflow.agent.flows", t, FlowTable::flowsCreated).register(r);
+        FunctionCounter.builder("siteflow.agent.evictions", t, FlowTable::evictions).register(r);
+    }
+
+    /** The registry, for more meters (publishers) and tests. */
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    /** Prometheus text of the current values. */
+    public String scrape() {
+        return registry.scrape();
+    }
+
+    /** The endpoint's port, or -1 without one. */
+    public int port() {
+        return server == null ? -1 : server.getAddress().getPort();
+    }
+
+    @Override
+    public void close() {
+        if (server != null) {
+            server.stop(0);
+        }
+        registry.close();
+    }
+}

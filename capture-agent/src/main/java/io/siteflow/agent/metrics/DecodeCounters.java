@@ -1,0 +1,92 @@
+package io.siteflow.agent.metrics;
+
+import io.siteflow.agent.decode.DecodeStatus;
+import io.siteflow.agent.decode.MalformedReason;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What the decoder made of the packets: counts per {@link DecodeStatus} and per {@link MalformedReason},
+ * packets kept and dropped by the {@code -F} filter, and the unsupported link types met (each reported
+ * once). Written by the capture thread only; read by metrics and the final summary (plain fields: a
+ * reader on another thread may see a slightly stale value).
+ */
+public final class DecodeCounters {
+    private final long[] byStatus = new long[DecodeStatus.values().length];
+    private final long[] byReason = new long[MalformedReason.values().length];
+    private final BitSet unsupportedSeen = new BitSet(65536);
+    private final List<Integer> unsupported = new ArrayList<>();
+    private long filteredOut;
+    private long kept;
+    private long wireBytes;
+
+    /** Counts one packet's decode result; returns true the first time an unsupported link type is seen. */
+    public boolean count(DecodeStatus status, MalformedReason reason, int linkType, int wireLen) {
+        byStatus[status.ordinal()]++;
+        wireBytes += wireLen;
+        if (reason != MalformedReason.NONE) {
+            byReason[reason.ordinal()]++;
+        }
+        if (status == DecodeStatus.UNSUPPORTED_LINK && !unsupportedSeen.get(linkType & 0xFFFF)) {
+            unsupportedSeen.set(linkType & 0xFFFF);
+            unsupported.add(linkType);
+            return true;
+        }
+        return false;
+    }
+
+    public void filteredOut() {
+        filteredOut++;
+    }
+
+    public void kept() {
+        kept++;
+    }
+
+    public long packets() {
+        long n = 0;
+        for (long c : byStatus) {
+            n += c;
+        }
+        return n;
+    }
+
+    public long wireBytes() {
+        return wireBytes;
+    }
+
+    public long status(DecodeStatus s) {
+        return byStatus[s.ordinal()];
+    }
+
+    public long reason(MalformedReason r) {
+        return byReason[r.ordinal()];
+    }
+
+    public long filteredOutCount() {
+        return filteredOut;
+    }
+
+    public long keptCount() {
+        return kept;
+    }
+
+    /** Link types met that the decoder does not handle, in the order first seen. */
+    public List<Integer> unsupportedLinkTypes() {
+        return List.copyOf(unsupported);
+    }
+
+    /** Packets not decoded down to IP (malformed) plus IP packets with a bad transport header, by reason. */
+    public Map<String, Long> malformedByReason() {
+        Map<String, Long> m = new TreeMap<>();
+        for (MalformedReason r : MalformedReason.values()) {
+            if (r != MalformedReason.NONE && byReason[r.ordinal()] > 0) {
+                m.put(r.name().toLowerCase(java.util.Locale.ROOT), byReason[r.ordinal()]);
+            }
+        }
+        return m;
+    }
+}

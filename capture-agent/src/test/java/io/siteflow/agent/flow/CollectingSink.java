@@ -1,0 +1,20 @@
+package io.siteflow.agent.flow;
+
+import io.siteflow.agent.publish.FlowSink;
+import io.siteflow.model.FlowRecord;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Test sink that keeps every record. */
+final class CollectingSink implements FlowSink {
+    final List<FlowRecord> records = new ArrayList<>();
+
+    @Override
+    public void accept(FlowRecord r) {
+        records.add(r);
+    }
+
+    @Override
+    public void close() {
+    }
+}

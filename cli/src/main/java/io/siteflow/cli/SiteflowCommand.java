@@ -1,0 +1,29 @@
+package io.siteflow.cli;
+
+import io.siteflow.agent.app.AgentMain;
+import io.siteflow.agent.app.CaptureCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code siteflow}: one entry point over all modules. */
+@Command(name = "siteflow", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = {"Where does the bandwidth between two sites go?",
+            "siteflow captures traffic, classifies it by site model and rules, and says whether a server's",
+            "cross-site bytes go to the database (DB share >= 90%%).", ""},
+        subcommands = {CaptureCommand.class},
+        footer = {"", "Run 'siteflow COMMAND --help' for a command's options.",
+            "Exit codes: 0 done, 1 failure, 2 input not read whole, 64 wrong usage."})
+public final class SiteflowCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required");
+    }
+
+    public static void main(String[] args) {
+        System.exit(AgentMain.commandLine(new SiteflowCommand()).execute(args));
+    }
+}

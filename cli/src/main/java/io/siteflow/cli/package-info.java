@@ -1,2 +1,0 @@
-/** The single {@code siteflow} command over all modules. */
-package io.siteflow.cli;
