@@ -1,5 +1,8 @@
 package io.siteflow.agent.decode;
 
+import io.siteflow.agent.capture.CaptureException;
+import io.siteflow.agent.capture.PacketHandler;
+import io.siteflow.agent.capture.file.CaptureFileReader;
 import io.siteflow.model.IpAddresses;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,7 +38,7 @@ final class CorpusFile {
         PacketDecoder decoder = new PacketDecoder();
         Packet packet = new Packet();
         try {
-            TestCaptureReader.read(capture, (linkType, data, offset, capLen, wireLen) -> {
+            read(capture, (ts, linkType, data, offset, capLen, wireLen) -> {
                 DecodeStatus status = decoder.decode(linkType, data, offset, capLen, wireLen, packet);
                 if (status == DecodeStatus.IP) {
                     add(f.ours, key(packet), wireLen);
@@ -54,7 +57,7 @@ final class CorpusFile {
                 }
             });
             if (!short_.isEmpty()) {
-                TestCaptureReader.read(capture, (linkType, data, offset, capLen, wireLen) -> {
+                read(capture, (ts, linkType, data, offset, capLen, wireLen) -> {
                     if (decoder.decode(linkType, data, offset, capLen, wireLen, packet) == DecodeStatus.IP) {
                         String outer = key(packet);
                         for (String k : short_.keySet()) {
@@ -69,6 +72,15 @@ final class CorpusFile {
             f.error = "decoder threw " + e;
         }
         return f;
+    }
+
+    /** Reads with the project's reader; a damaged or cut-short file ends quietly, as tshark's tables do. */
+    private static void read(Path capture, PacketHandler handler) {
+        try (CaptureFileReader reader = CaptureFileReader.open(capture)) {
+            reader.run(handler);
+        } catch (CaptureException e) {
+            // what was read before the damage is compared; tshark also stops there
+        }
     }
 
     Verdict verdict() {
