@@ -14,11 +14,11 @@ final class EtherTypes {
 
     static final int IPV4 = 0x0800;
     static final int IPV6 = 0x86DD;
-    /** Pseudo types above the 16-bit range: what to read next at the current position. */
-    private static final int ETHERNET = 0x1_0000;
+    /** Pseudo types above the 16-bit range: what to read next at the current position, or the outcome. */
+    static final int ETHERNET = 0x1_0000;
     private static final int LLC = 0x1_0001;
-    private static final int NOT_IP = 0x1_0002;
-    private static final int FAILED = 0x1_0003;
+    static final int NOT_IP = 0x1_0002;
+    static final int FAILED = 0x1_0003;
 
     private EtherTypes() {
     }
@@ -71,14 +71,14 @@ final class EtherTypes {
             case 0x8909:
                 return skip(c, p, 8, 6, false);
             case 0x8903:
-                return fabricPath(c, p);
+                return ShimHeaders.fabricPath(c, p);
             case 0x8847:
             case 0x8848:
-                return mpls(c, p);
+                return ShimHeaders.mpls(c, p);
             case 0x8864:
-                return pppoe(c, p);
+                return ShimHeaders.pppoe(c, p);
             case 0x894F:
-                return nsh(c, p);
+                return ShimHeaders.nsh(c, p);
             case LLC:
                 return snap(c, p);
             default:
@@ -109,91 +109,9 @@ final class EtherTypes {
         c.wireEnd = Math.min(c.wireEnd, payloadEnd);
     }
 
-    private static int mpls(Cursor c, int p) {
-        byte[] b = c.data;
-        for (int i = 0; ; i++) {
-            if (!c.has(p, 4)) {
-                return truncated(c, p);
-            }
-            boolean bottom = (b[p + 2] & 1) != 0;
-            p += 4;
-            if (bottom) {
-                break;
-            }
-            if (i == MAX_HEADERS) {
-                c.fail(MalformedReason.LINK_INVALID, p);
-                return FAILED;
-            }
-        }
-        if (!c.has(p, 1)) {
-            return truncated(c, p);
-        }
-        c.pos = p;
-        switch (u8(b, p) >> 4) {
-            case 4:
-                return IPV4;
-            case 6:
-                return IPV6;
-            case 0:
-                if (!c.has(p, 4)) {
-                    return truncated(c, p);
-                }
-                c.pos = p + 4;
-                return ETHERNET;
-            default:
-                return NOT_IP;
-        }
-    }
 
-    /**
-     * Cisco FabricPath: FTag/TTL, then the original Ethernet frame, whose last 4 bytes are its FCS (tshark
-     * decodes it so: an inner IPv6 header reaching into those bytes is not counted).
-     */
-    private static int fabricPath(Cursor c, int p) {
-        if (!c.has(p, 2)) {
-            return truncated(c, p);
-        }
-        c.wireEnd -= 4;
-        c.end = Math.min(c.end, c.wireEnd);
-        c.pos = p + 2;
-        return ETHERNET;
-    }
 
-    /** RFC 8300 Network Service Header: length in 4-byte words, next protocol 1 IPv4, 2 IPv6, 3 Ethernet. */
-    private static int nsh(Cursor c, int p) {
-        if (!c.has(p, 8)) {
-            return truncated(c, p);
-        }
-        int length = (u16(c.data, p) & 0x3F) * 4;
-        if (length < 8) {
-            c.fail(MalformedReason.LINK_INVALID, p);
-            return FAILED;
-        }
-        if (!c.has(p, length)) {
-            return truncated(c, p);
-        }
-        c.pos = p + length;
-        switch (u8(c.data, p + 3)) {
-            case 1:
-                return IPV4;
-            case 2:
-                return IPV6;
-            case 3:
-                return ETHERNET;
-            case 5:
-                return 0x8847;
-            default:
-                return NOT_IP;
-        }
-    }
 
-    private static int pppoe(Cursor c, int p) {
-        if (!c.has(p, 8)) {
-            return truncated(c, p);
-        }
-        c.pos = p + 8;
-        return pppProtocol(u16(c.data, p + 6));
-    }
 
     /** Maps a PPP protocol number to the ethertype that carries the same payload. */
     static int pppProtocol(int protocol) {
@@ -235,7 +153,7 @@ final class EtherTypes {
         return (oui == 0 || oui == 0xF8) && pid > 1500 ? pid : NOT_IP;
     }
 
-    private static int truncated(Cursor c, int p) {
+    static int truncated(Cursor c, int p) {
         c.fail(MalformedReason.LINK_TRUNCATED, p);
         return FAILED;
     }
