@@ -6,8 +6,9 @@ import static io.siteflow.agent.decode.Bytes.u8;
 
 /**
  * Ethernet and everything reached through an ethertype: 802.1Q/802.1ad/0x9100 tags to any depth, 802.1ah
- * PBB, VN-Tag, E-Tag, Cisco MetaData (SGT), Cisco FabricPath, MPLS label stacks (with Ethernet over MPLS behind a control word), NSH, PPPoE session
- * and 802.2 LLC/SNAP. Iterative, bounded to {@link #MAX_HEADERS} headers so a crafted frame cannot loop.
+ * PBB, VN-Tag, E-Tag, Cisco MetaData (SGT), and, through {@link ShimHeaders}, Cisco FabricPath, MPLS label
+ * stacks (Ethernet over MPLS behind a control word), NSH and PPPoE sessions; 802.2 LLC/SNAP. Iterative,
+ * bounded to {@link #MAX_HEADERS} headers so a crafted frame cannot loop.
  */
 final class EtherTypes {
     static final int MAX_HEADERS = 64;
@@ -67,7 +68,6 @@ final class EtherTypes {
             case 0x8926:
                 return skip(c, p, 6, 4, false);
             case 0x893F:
-                return skip(c, p, 8, 6, false);
             case 0x8909:
                 return skip(c, p, 8, 6, false);
             case 0x8903:

@@ -142,7 +142,10 @@ final class LinkLayers {
         return protocol > 1500 ? EtherTypes.dispatch(c, protocol, p + len) : Cursor.NOT_IP;
     }
 
-    /** Apple PKTAP (also written as DLT_USER2, 149, by macOS): a little-endian header length, record type and the DLT of the packet behind it. */
+    /**
+     * Apple PKTAP (also written as DLT_USER2, 149, by macOS): a little-endian header length, record type and
+     * the DLT of the packet behind it.
+     */
     private static int pktap(Cursor c, int p) {
         if (!c.has(p, 12)) {
             return c.fail(MalformedReason.LINK_TRUNCATED, p);

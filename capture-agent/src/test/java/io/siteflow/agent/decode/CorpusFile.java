@@ -133,7 +133,8 @@ final class CorpusFile {
             long[] o = ours.get(k);
             if (!same(o, t)) {
                 long[] i = inner.get(k);
-                sb.append(String.format("%n    %s ours %s tshark %d/%d inner %s", k, o == null ? "none" : o[0] + "/" + o[1],
+                sb.append(String.format("%n    %s ours %s tshark %d/%d inner %s", k,
+                        o == null ? "none" : o[0] + "/" + o[1],
                         t[0], t[1], i == null ? "none" : i[0] + "/" + i[1]));
             }
         });

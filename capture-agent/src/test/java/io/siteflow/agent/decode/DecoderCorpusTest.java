@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * of each unordered IP pair with tshark's ipv4/ipv6 conversation rows in {@code truth/<path>.conv.tsv}.
  * A file passes when the counts are equal; when tshark counts more only because it also counts tunnels'
  * inner headers (verified: those frames carry the pair's addresses again) or reads link types we do not;
- * or when it is listed, with its reason, in {@link CorpusDifferences}. Report: {@code target/decoder-corpus-report.txt}.
+ * or when it is listed, with its reason, in {@link CorpusDifferences}. Report:
+ * {@code target/decoder-corpus-report.txt}.
  */
 class DecoderCorpusTest {
 

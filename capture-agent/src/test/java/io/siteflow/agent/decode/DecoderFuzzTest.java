@@ -21,7 +21,8 @@ class DecoderFuzzTest {
     private static final int[] LINK_TYPES = IntStream.rangeClosed(0, 300).filter(PacketDecoder::supports).toArray();
     private static final List<byte[]> SEEDS = List.of(
             ethernet(0x8100, cat(Fx.of().u16(5).u16(0x8847).u32(0x00001140).build(), ipv4(6, tcp(payload(20))))),
-            ethernet(0x86DD, ipv6(0, cat(Fx.extension(44, 0), Fx.of().u8(6, 0).u16(1).u32(3).build(), tcp(payload(9))))),
+            ethernet(0x86DD, ipv6(0, cat(Fx.extension(44, 0), Fx.of().u8(6, 0).u16(1).u32(3).build(),
+                    tcp(payload(9))))),
             cat(Fx.of().u8(0, 0).u16le(12).u32le(0x02).u8(0x30).zeros(3).build(),
                     Fx.of().u8(0x88, 0x03).zeros(28).u16(0).build(),
                     Fx.of().u8(0xAA, 0xAA, 3, 0, 0, 0).u16(0x0800).build(), ipv4(17, Fx.udp(1, 2, payload(5)))),
@@ -93,7 +94,8 @@ class DecoderFuzzTest {
             }
         } else if (status == DecodeStatus.MALFORMED) {
             assertThat(packet.malformed).isNotEqualTo(MalformedReason.NONE);
-            assertThat(packet.malformedOffset).as("link %d capLen %d wire %d reason %s data %s", linkType, capLen, wireLen,
+            assertThat(packet.malformedOffset).as("link %d capLen %d wire %d reason %s data %s",
+                    linkType, capLen, wireLen,
                     packet.malformed, java.util.HexFormat.of().formatHex(data)).isBetween(0, Math.max(capLen, 0));
         }
     }

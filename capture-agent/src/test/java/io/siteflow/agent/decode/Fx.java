@@ -93,7 +93,8 @@ final class Fx {
 
     /** A TCP header of {@code dataOffset} 32-bit words with the given flags, then the payload. */
     static byte[] tcp(int srcPort, int dstPort, int flags, int dataOffset, byte[] payload) {
-        return of().u16(srcPort).u16(dstPort).u32(0x01020304L).u32(0xA0B0C0D0L).u8(dataOffset << 4 | flags >> 8 & 1, flags & 0xFF)
+        return of().u16(srcPort).u16(dstPort).u32(0x01020304L).u32(0xA0B0C0D0L)
+                .u8(dataOffset << 4 | flags >> 8 & 1, flags & 0xFF)
                 .u16(8192).u16(0).u16(0).zeros((dataOffset - 5) * 4).bytes(payload).build();
     }
 

@@ -92,7 +92,8 @@ class LinkLayersTest {
         byte[] nsh = Fx.of().u8(0x0F, 0xC6, 0x01, 0x01).u32(0x000100FFL).zeros(16).build();
         assertV4(1, ethernet(0x894F, cat(nsh, V4)), 38);
         assertV4(1, ethernet(SNAP_V4.length, SNAP_V4), 22);
-        assertThat(decode(1, ethernet(38, Fx.of().u8(0x42, 0x42, 0x03).zeros(35).build()))).isEqualTo(DecodeStatus.NOT_IP);
+        byte[] stp = Fx.of().u8(0x42, 0x42, 0x03).zeros(35).build();
+        assertThat(decode(1, ethernet(stp.length, stp))).isEqualTo(DecodeStatus.NOT_IP);
     }
 
     @Test

@@ -91,7 +91,8 @@ class PacketDecoderTest {
         assertThat(packet.hasPorts).isTrue();
         assertThat(packet.dstPort).isEqualTo(2906);
 
-        assertThat(decode(1, ethernet(0x0800, ipv4(1, Fx.of().u8(8, 0).u16(0).u32(1).build())))).isEqualTo(DecodeStatus.IP);
+        byte[] echo = Fx.of().u8(8, 0).u16(0).u32(1).build();
+        assertThat(decode(1, ethernet(0x0800, ipv4(1, echo)))).isEqualTo(DecodeStatus.IP);
         assertThat(packet.protocol).isEqualTo(1);
         assertThat(packet.hasPorts).isFalse();
         assertThat(packet.srcPort).isZero();
