@@ -6,19 +6,20 @@ import static io.siteflow.agent.decode.Bytes.u8;
 
 /**
  * Ethernet and everything reached through an ethertype: 802.1Q/802.1ad/0x9100 tags to any depth, 802.1ah
- * PBB, VN-Tag, E-Tag, MPLS label stacks (with Ethernet over MPLS behind a control word), PPPoE session
- * and 802.2 LLC/SNAP. Iterative, bounded to {@link #MAX_HEADERS} headers so a crafted frame cannot loop.
+ * PBB, VN-Tag, E-Tag, Cisco MetaData (SGT), and, through {@link ShimHeaders}, Cisco FabricPath, MPLS label
+ * stacks (Ethernet over MPLS behind a control word), NSH and PPPoE sessions; 802.2 LLC/SNAP. Iterative,
+ * bounded to {@link #MAX_HEADERS} headers so a crafted frame cannot loop.
  */
 final class EtherTypes {
     static final int MAX_HEADERS = 64;
 
     static final int IPV4 = 0x0800;
     static final int IPV6 = 0x86DD;
-    /** Pseudo types above the 16-bit range: what to read next at the current position. */
-    private static final int ETHERNET = 0x1_0000;
+    /** Pseudo types above the 16-bit range: what to read next at the current position, or the outcome. */
+    static final int ETHERNET = 0x1_0000;
     private static final int LLC = 0x1_0001;
-    private static final int NOT_IP = 0x1_0002;
-    private static final int FAILED = 0x1_0003;
+    static final int NOT_IP = 0x1_0002;
+    static final int FAILED = 0x1_0003;
 
     private EtherTypes() {
     }
@@ -67,12 +68,17 @@ final class EtherTypes {
             case 0x8926:
                 return skip(c, p, 6, 4, false);
             case 0x893F:
+            case 0x8909:
                 return skip(c, p, 8, 6, false);
+            case 0x8903:
+                return ShimHeaders.fabricPath(c, p);
             case 0x8847:
             case 0x8848:
-                return mpls(c, p);
+                return ShimHeaders.mpls(c, p);
             case 0x8864:
-                return pppoe(c, p);
+                return ShimHeaders.pppoe(c, p);
+            case 0x894F:
+                return ShimHeaders.nsh(c, p);
             case LLC:
                 return snap(c, p);
             default:
@@ -103,46 +109,9 @@ final class EtherTypes {
         c.wireEnd = Math.min(c.wireEnd, payloadEnd);
     }
 
-    private static int mpls(Cursor c, int p) {
-        byte[] b = c.data;
-        for (int i = 0; ; i++) {
-            if (!c.has(p, 4)) {
-                return truncated(c, p);
-            }
-            boolean bottom = (b[p + 2] & 1) != 0;
-            p += 4;
-            if (bottom) {
-                break;
-            }
-            if (i == MAX_HEADERS) {
-                c.fail(MalformedReason.LINK_INVALID, p);
-                return FAILED;
-            }
-        }
-        if (!c.has(p, 1)) {
-            return truncated(c, p);
-        }
-        c.pos = p;
-        switch (u8(b, p) >> 4) {
-            case 4:
-                return IPV4;
-            case 6:
-                return IPV6;
-            case 0:
-                c.pos = p + 4;
-                return ETHERNET;
-            default:
-                return NOT_IP;
-        }
-    }
 
-    private static int pppoe(Cursor c, int p) {
-        if (!c.has(p, 8)) {
-            return truncated(c, p);
-        }
-        c.pos = p + 8;
-        return pppProtocol(u16(c.data, p + 6));
-    }
+
+
 
     /** Maps a PPP protocol number to the ethertype that carries the same payload. */
     static int pppProtocol(int protocol) {
@@ -184,7 +153,7 @@ final class EtherTypes {
         return (oui == 0 || oui == 0xF8) && pid > 1500 ? pid : NOT_IP;
     }
 
-    private static int truncated(Cursor c, int p) {
+    static int truncated(Cursor c, int p) {
         c.fail(MalformedReason.LINK_TRUNCATED, p);
         return FAILED;
     }

@@ -21,7 +21,8 @@ final class Ipv6Decoder {
     private static final int DESTINATION = 60;
     private static final int SHIM6 = 140;
     private static final int JUMBO_OPTION = 0xC2;
-    private static final int MAX_EXTENSIONS = 64;
+    /** Jumbo payload lengths above this do not fit {@link Packet#ipBytes}; tshark rejects them too. */
+    private static final long MAX_JUMBO = Integer.MAX_VALUE - 40;
 
     private Ipv6Decoder() {
     }
@@ -42,6 +43,9 @@ final class Ipv6Decoder {
         long length = 40L + payloadLength;
         if (payloadLength == 0) {
             long jumbo = next == HOP_BY_HOP ? jumboLength(c, ip + 40) : 0;
+            if (jumbo > MAX_JUMBO) {
+                return Ipv4Decoder.fail(c, MalformedReason.IP_INVALID, ip + 40);
+            }
             if (jumbo > 0) {
                 length = 40 + jumbo;
             } else if (isExtension(next)) {
@@ -58,9 +62,9 @@ final class Ipv6Decoder {
         out.dstHi = u64(b, ip + 24);
         out.dstLo = u64(b, ip + 32);
         int q = ip + 40;
-        for (int i = 0; isExtension(next); i++) {
+        while (isExtension(next)) {
             int headerLength = extensionLength(c, next, q);
-            if (i == MAX_EXTENSIONS || (long) q + headerLength > datagramEnd) {
+            if ((long) q + headerLength > datagramEnd) {
                 return invalid(c, out, MalformedReason.IP_INVALID, q);
             }
             if (!c.has(q, headerLength)) {
@@ -72,7 +76,7 @@ final class Ipv6Decoder {
             next = u8(b, q);
             q += headerLength;
             if (out.fragmentOffset != 0) {
-                break;
+                break; // a later fragment: what follows is data, not headers
             }
         }
         out.protocol = next;
@@ -101,8 +105,8 @@ final class Ipv6Decoder {
 
     private static void fragment(byte[] b, int q, Packet out) {
         int offsetFlags = u16(b, q + 2);
-        out.fragment = true;
         out.fragmentOffset = offsetFlags & 0xFFF8;
+        out.fragment = out.fragmentOffset != 0 || (offsetFlags & 1) != 0;
         out.fragmentId = u32(b, q + 4);
     }
 

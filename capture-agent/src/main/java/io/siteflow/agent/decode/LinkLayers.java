@@ -16,8 +16,9 @@ final class LinkLayers {
 
     static boolean supports(int linkType) {
         switch (linkType) {
-            case 0: case 1: case 9: case 12: case 14: case 50: case 101: case 104: case 105: case 108:
-            case 113: case 127: case 192: case 228: case 229: case 239: case 242: case 258: case 276:
+            case 0: case 1: case 9: case 10: case 12: case 14: case 50: case 101: case 104: case 105:
+            case 107: case 108: case 113: case 127: case 149: case 192: case 226: case 228: case 229:
+            case 239: case 242: case 258: case 276:
                 return true;
             default:
                 return false;
@@ -49,11 +50,18 @@ final class LinkLayers {
             case 276:
                 return cooked(c, p, 20, 0, 8);
             case 242:
-                return fixed(c, p, 4, 0);
+                return fixed(c, p, 44, 40);
             case 239:
                 return Nflog.decode(c, p);
+            case 149:
             case 258:
                 return pktap(c, p);
+            case 10:
+                return LegacyLinks.fddi(c, p);
+            case 107:
+                return LegacyLinks.frameRelay(c, p);
+            case 226:
+                return LegacyLinks.ipnet(c, p);
             case 105:
                 return WirelessLinks.ieee80211(c, p, 0, false);
             case 127:
@@ -107,7 +115,10 @@ final class LinkLayers {
         return EtherTypes.dispatch(c, EtherTypes.pppProtocol(u16(b, p)), p + 2);
     }
 
-    /** A fixed header of {@code len} bytes holding an ethertype at {@code typeAt} (Cisco HDLC, IPoIB). */
+    /**
+     * A fixed header of {@code len} bytes holding an ethertype at {@code typeAt}: Cisco HDLC, and IPoIB
+     * (RFC 4391: 40 bytes of hardware addresses, then the type and 2 reserved bytes).
+     */
     private static int fixed(Cursor c, int p, int len, int typeAt) {
         if (!c.has(p, len)) {
             return c.fail(MalformedReason.LINK_TRUNCATED, p);
@@ -131,7 +142,10 @@ final class LinkLayers {
         return protocol > 1500 ? EtherTypes.dispatch(c, protocol, p + len) : Cursor.NOT_IP;
     }
 
-    /** Apple PKTAP: a little-endian header length, record type and the DLT of the packet behind it. */
+    /**
+     * Apple PKTAP (also written as DLT_USER2, 149, by macOS): a little-endian header length, record type and
+     * the DLT of the packet behind it.
+     */
     private static int pktap(Cursor c, int p) {
         if (!c.has(p, 12)) {
             return c.fail(MalformedReason.LINK_TRUNCATED, p);

@@ -43,14 +43,18 @@ public final class Packet {
     public long tcpAck;
     /** TCP/UDP payload length from the IP lengths (not the captured length); 0 for other protocols. */
     public int payloadLength;
-    /** Offset of the transport payload in the packet buffer. Valid when {@link #hasPorts}. */
+    /**
+     * Index of the transport payload in the buffer handed to the decoder (an index into {@code data}, not
+     * relative to the packet's offset). Valid when {@link #hasPorts}; may lie past the captured bytes when
+     * the snap length cut the TCP options ({@link #payloadCaptured} is then 0).
+     */
     public int payloadOffset;
     /** Payload bytes actually captured, from {@link #payloadOffset}; may be less than {@link #payloadLength}. */
     public int payloadCaptured;
 
     /** Why decoding stopped short, {@link MalformedReason#NONE} when it did not. */
     public MalformedReason malformed = MalformedReason.NONE;
-    /** Offset from the start of the packet where the problem was found; -1 when none. */
+    /** Offset from the start of the packet (not of the buffer) where the problem was found; -1 when none. */
     public int malformedOffset = -1;
 
     /** Resets every field; called by the decoder at the start of each packet. */

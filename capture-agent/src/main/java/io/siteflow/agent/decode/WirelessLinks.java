@@ -39,14 +39,14 @@ final class WirelessLinks {
         if (qos) {
             header += (fc1 & 0x80) != 0 ? 6 : 2;
         }
+        if (datapad) {
+            header = (header + 3) & ~3;
+        }
         if (!c.has(p, header)) {
             return c.fail(MalformedReason.LINK_TRUNCATED, p);
         }
         if ((fc1 & 0x40) != 0 || qos && (u8(c.data, p + qosAt) & 0x80) != 0) {
             return Cursor.NOT_IP;
-        }
-        if (datapad) {
-            header = (header + 3) & ~3;
         }
         return EtherTypes.llc(c, p + header);
     }

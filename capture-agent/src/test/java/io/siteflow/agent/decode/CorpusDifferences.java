@@ -8,7 +8,15 @@ import java.util.Map;
  */
 final class CorpusDifferences {
     private static final Map<String, String> KNOWN = Map.ofEntries(
-            Map.entry("placeholder", "placeholder"));
+            Map.entry("edge/libpcap/filter/AH-IPcomp-IPv4.pcap",
+                    "tunnel: AH tunnel mode whose inner packets are IPComp-compressed; tshark decompresses them"
+                            + " and counts the inner pair, which we never decode"),
+            Map.entry("edge/suricata-verify/bug-6875-01/fuzz.pcap",
+                    "damaged file: tshark lists no conversation, although the first record holds a valid IPv4"
+                            + " packet; its pcap reader takes the fuzzed file for another pcap variant"),
+            Map.entry("edge/tcpdump/ipv6_mobility_1.pcap",
+                    "tshark 4.0 never queues its ipv6 tap for Mobility Header (135) packets; they carry real"
+                            + " bytes, so we count them"));
 
     private CorpusDifferences() {
     }
