@@ -1,0 +1,46 @@
+package io.siteflow.processor.query;
+
+import io.siteflow.rules.verdict.Verdict;
+import java.util.List;
+
+/**
+ * What the HTTP API and the dashboard read from the stream processor: the contract between the Kafka
+ * Streams topology (which keeps the state stores and answers for the whole cluster, asking the instance
+ * that owns a key when needed) and the API/UI. Every method returns a snapshot; none returns null.
+ * Implementations are thread-safe.
+ */
+public interface SiteflowQueries {
+
+    /** The cumulative verdict of every audited pair (server × remote site), sorted by server then site. */
+    List<Verdict> cumulativeVerdicts();
+
+    /** The last closed window's verdict of every audited pair. */
+    List<Verdict> latestWindows();
+
+    /**
+     * Closed-window verdicts whose window starts in {@code [fromMs, toMs)}, oldest first, from the verdict
+     * history (kept 30 days by default).
+     */
+    List<Verdict> windows(long fromMs, long toMs);
+
+    /** Each agent's last heartbeat, sorted by agent id. */
+    List<AgentStatus> agents();
+
+    /** The newest alerts, newest first, at most {@code limit}. */
+    List<Alert> alerts(int limit);
+
+    /**
+     * Top talkers like iftop: host pairs (or port pairs when {@code ports}) with rates and totals, largest
+     * 10 s rate first, at most {@code limit}; {@code category} filters when not null.
+     */
+    List<TalkerRow> talkers(boolean ports, String category, int limit);
+
+    /** The site model in force. */
+    RulesInfo rules();
+
+    /** {@code siteflow rules explain} for one flow in the flow syntax, e.g. {@code tcp 10.2.0.20:40112 -> 10.1.0.10:1521}. */
+    String explain(String flow);
+
+    /** True when the processor is ready to answer (Kafka Streams RUNNING). */
+    boolean ready();
+}
