@@ -14,6 +14,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * version changes). Thread-safe.
  */
 final class ApiViews {
+    /** The body of {@code /api/explain}. */
+    record Explanation(String flow, String explanation) {
+    }
+
     /** Default and largest row counts. */
     static final int TALKERS_DEFAULT = 100;
     static final int TALKERS_MAX = 100_000;
@@ -72,7 +76,7 @@ final class ApiViews {
     }
 
     String explain(SiteflowQueries q, String flow) {
-        return ApiJson.write(Map.of("flow", flow, "explanation", q.explain(flow)));
+        return ApiJson.write(new Explanation(flow, q.explain(flow)));
     }
 
     /** Every view the event stream pushes, by event name. */

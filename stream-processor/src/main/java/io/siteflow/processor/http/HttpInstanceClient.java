@@ -30,10 +30,6 @@ public final class HttpInstanceClient implements RemoteQueries {
     private static final TypeReference<List<Alert>> ALERTS = new TypeReference<>() { };
     private static final TypeReference<List<TalkerRow>> TALKERS = new TypeReference<>() { };
 
-    /** The body of {@code /api/explain}. */
-    record Explanation(String flow, String explanation) {
-    }
-
     private final HttpClient client;
     private final Optional<String> token;
 
@@ -85,7 +81,7 @@ public final class HttpInstanceClient implements RemoteQueries {
             @Override
             public String explain(String flow) {
                 return one(e, "/api/explain?scope=local&flow=" + URLEncoder.encode(flow, StandardCharsets.UTF_8),
-                        Explanation.class).explanation();
+                        ApiViews.Explanation.class).explanation();
             }
 
             @Override
