@@ -95,7 +95,9 @@ public final class ApiServer implements AutoCloseable {
             app.before("/metrics", auth);
         });
         app.get("/api/verdicts", ctx -> json(ctx, views.verdicts(q(ctx), "latest".equals(ctx.queryParam("window")))));
-        app.get("/api/windows", ctx -> json(ctx, views.windows(q(ctx), Params.time(ctx, "from"), Params.time(ctx, "to"))));
+        app.get("/api/windows", ctx -> json(ctx, views.windows(q(ctx), Params.time(ctx, "from"), Params.time(ctx, "to"),
+                ctx.queryParam("server"))));
+        app.get("/api/trend", ctx -> json(ctx, views.trend(q(ctx), Params.time(ctx, "from"), Params.time(ctx, "to"))));
         app.get("/api/report", this::report);
         app.get("/api/agents", ctx -> json(ctx, views.agents(q(ctx))));
         app.get("/api/alerts", ctx -> json(ctx, views.alerts(q(ctx),

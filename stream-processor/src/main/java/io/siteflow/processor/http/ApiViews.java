@@ -46,6 +46,18 @@ final class ApiViews {
         return ApiJson.write(q.windows(from, to));
     }
 
+    /** Closed windows in {@code [from, to)}, of one server when {@code server} is not null. */
+    String windows(SiteflowQueries q, long from, long to, String server) {
+        if (server == null) {
+            return windows(q, from, to);
+        }
+        return ApiJson.write(q.windows(from, to).stream().filter(v -> v.server().equals(server)).toList());
+    }
+
+    String trend(SiteflowQueries q, long from, long to) {
+        return ApiJson.write(Trend.of(q.windows(from, to)));
+    }
+
     PeriodReport report(SiteflowQueries q, long from, long to) {
         return PeriodReport.of(from, to, q.windows(from, to), directory(q).minCrossBytes());
     }
