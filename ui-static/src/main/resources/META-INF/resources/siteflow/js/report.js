@@ -36,6 +36,8 @@ async function show() {
     [s.rttMicros.samples ? `${micros(s.rttMicros.p50)} / ${micros(s.rttMicros.p95)}` : '–', 'num'],
   ])));
   const labels = r.servers.map((s) => `${s.name} → ${s.remoteSite}`);
+  byId('report-chart').style.height = Math.max(10, 2.5 * r.servers.length + 6) + 'rem';
+  chart(byId('report-chart')).resize();
   chart(byId('report-chart')).setOption({
     animation: false,
     color: CATEGORIES.map((c) => CATEGORY_COLOURS[c]),
@@ -44,7 +46,7 @@ async function show() {
     grid: {left: 8, right: 20, top: 40, bottom: 30, containLabel: true},
     xAxis: {type: 'value', ...axisStyle(), axisLabel: {color: TEXT, formatter: (x) => bytes(x)}},
     yAxis: {type: 'category', data: labels, ...axisStyle()},
-    series: CATEGORIES.map((c) => ({name: c, type: 'bar', stack: 'bytes', data: r.servers.map((s) => s.categories[c] || 0)})),
+    series: CATEGORIES.map((c) => ({name: c, type: 'bar', stack: 'bytes', barMaxWidth: 28, data: r.servers.map((s) => s.categories[c] || 0)})),
   }, true);
 }
 

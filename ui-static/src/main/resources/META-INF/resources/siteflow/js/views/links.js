@@ -19,8 +19,8 @@ export function renderLinks(links) {
     xAxis: {type: 'category', data: names, ...axisStyle()},
     yAxis: {type: 'value', name: 'ms', ...axisStyle()},
     series: [
-      {name: 'RTT p50', type: 'bar', data: links.map((l) => l.rttMicros.p50 / 1000), itemStyle: {color: '#88c0d0'}},
-      {name: 'RTT p95', type: 'bar', data: links.map((l) => l.rttMicros.p95 / 1000), itemStyle: {color: '#5e81ac'},
+      {name: 'RTT p50', type: 'bar', barMaxWidth: 60, data: links.map((l) => l.rttMicros.p50 / 1000), itemStyle: {color: '#88c0d0'}},
+      {name: 'RTT p95', type: 'bar', barMaxWidth: 60, data: links.map((l) => l.rttMicros.p95 / 1000), itemStyle: {color: '#5e81ac'},
         markLine: {symbol: 'none', lineStyle: {color: '#bf616a', type: 'dashed'},
           label: {formatter: '10 ms limit', color: TEXT}, data: [{yAxis: 10}]}},
     ],

@@ -67,13 +67,16 @@ function renderBars(v) {
   const entries = Object.entries(v.addresses);
   const total = v.crossBytes || 1;
   const ordered = [...entries].reverse(); // largest at the top of a horizontal bar chart
-  chart(byId('traffic-bars')).setOption({
+  const box = byId('traffic-bars');
+  box.style.height = Math.max(8, 2.2 * ordered.length + 3) + 'rem';
+  chart(box).resize();
+  chart(box).setOption({
     animation: false,
     tooltip: {trigger: 'axis', axisPointer: {type: 'shadow'}, valueFormatter: (x) => x + '%'},
     grid: {left: 8, right: 40, top: 10, bottom: 30, containLabel: true},
     xAxis: {type: 'value', max: 100, ...axisStyle(), axisLabel: {color: TEXT, formatter: '{value}%'}},
     yAxis: {type: 'category', ...axisStyle(), data: ordered.map(([a]) => hostLabel(a) + '  ' + a)},
-    series: [{type: 'bar', name: 'share of cross-site bytes', itemStyle: {color: '#5e81ac'},
+    series: [{type: 'bar', name: 'share of cross-site bytes', barMaxWidth: 28, itemStyle: {color: '#5e81ac'},
       label: {show: true, position: 'right', color: TEXT, formatter: '{c}%'},
       data: ordered.map(([, b]) => Number((b * 100 / total).toFixed(2)))}],
   }, true);

@@ -98,11 +98,13 @@ function drawSpark(node) {
   if (!c) return;
   c.drawn = true;
   const points = (trends.get(node.dataset.pair) || []).map((p) => [p[0], Number(p[1])]);
+  const low = Math.min(c.threshold_, ...points.map((p) => p[1]));
+  const min = Math.max(0, Math.floor((low - 0.05) * 20) / 20);
   chart(node).setOption({
     animation: false,
     grid: {left: 2, right: 2, top: 4, bottom: 4},
     xAxis: {type: 'time', show: false},
-    yAxis: {type: 'value', min: 0, max: 1, show: false},
+    yAxis: {type: 'value', min, max: 1, show: false},
     tooltip: {trigger: 'axis', valueFormatter: (x) => percent(x)},
     series: [{type: 'line', data: points, showSymbol: points.length < 3, lineStyle: {width: 2},
       markLine: {silent: true, symbol: 'none', lineStyle: {type: 'dashed', color: '#bf616a'},
