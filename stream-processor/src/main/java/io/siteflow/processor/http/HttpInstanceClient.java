@@ -1,12 +1,10 @@
 package io.siteflow.processor.http;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import io.siteflow.processor.query.AgentStatus;
 import io.siteflow.processor.query.Alert;
-import io.siteflow.processor.query.RulesInfo;
-import io.siteflow.processor.query.SiteflowQueries;
+import io.siteflow.processor.query.InstanceClient;
+import io.siteflow.processor.query.StoreView;
 import io.siteflow.processor.query.TalkerRow;
-import io.siteflow.rules.verdict.Verdict;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -17,121 +15,96 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.apache.kafka.streams.state.HostInfo;
 
 /**
- * {@link RemoteQueries} over the JDK {@link HttpClient}: each call is a {@code GET} of the other instance's
- * API with {@code scope=local} (and the bearer token when one is set), parsed with {@link ApiJson}.
- * Timeouts: 2 s to connect, 5 s per request. Failures throw {@link RemoteQueryException} naming the URL.
- * Thread-safe.
+ * {@link InstanceClient} over the JDK {@link HttpClient}: the {@link StoreView} of another instance is read
+ * from its internal API ({@code GET /internal/store/...}, served by {@link StoreEndpoints}), with the bearer
+ * token when one is set. Timeouts: 2 s to connect, 5 s per request. A failure throws
+ * {@link InstanceClient.RemoteQueryException} naming the URL. Thread-safe.
  */
-public final class HttpInstanceClient implements RemoteQueries {
-    private static final TypeReference<List<Verdict>> VERDICTS = new TypeReference<>() { };
-    private static final TypeReference<List<AgentStatus>> AGENTS = new TypeReference<>() { };
+public final class HttpInstanceClient implements InstanceClient {
+    private static final TypeReference<List<String>> STRINGS = new TypeReference<>() { };
     private static final TypeReference<List<Alert>> ALERTS = new TypeReference<>() { };
     private static final TypeReference<List<TalkerRow>> TALKERS = new TypeReference<>() { };
 
     private final HttpClient client;
     private final Optional<String> token;
 
-    /** @param token bearer token the other instances require, empty when none */
+    /** @param token bearer token the other instances require ({@code --http-token}), empty when none */
     public HttpInstanceClient(Optional<String> token) {
         this.token = token;
         this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     }
 
     @Override
-    public SiteflowQueries at(Endpoint e) {
-        return new SiteflowQueries() {
+    public StoreView at(HostInfo host) {
+        String base = "http://" + (host.host().indexOf(':') >= 0 ? "[" + host.host() + "]" : host.host()) + ":"
+                + host.port() + StoreEndpoints.PREFIX;
+        return new StoreView() {
             @Override
-            public List<Verdict> cumulativeVerdicts() {
-                return list(e, "/api/verdicts?scope=local", VERDICTS);
+            public Optional<String> cumulative(String pairKey) {
+                HttpResponse<String> r = send(base + "/cumulative?pair=" + enc(pairKey));
+                return r.statusCode() == 404 ? Optional.empty() : Optional.of(body(r));
             }
 
             @Override
-            public List<Verdict> latestWindows() {
-                return list(e, "/api/verdicts?window=latest&scope=local", VERDICTS);
+            public boolean observerDrops(String server) {
+                return Boolean.parseBoolean(body(send(base + "/drops?server=" + enc(server))));
             }
 
             @Override
-            public List<Verdict> windows(long fromMs, long toMs) {
-                return list(e, "/api/windows?from=" + fromMs + "&to=" + toMs + "&scope=local", VERDICTS);
+            public List<String> latestWindows() {
+                return parse(base + "/latest", STRINGS);
             }
 
             @Override
-            public List<AgentStatus> agents() {
-                return list(e, "/api/agents?scope=local", AGENTS);
+            public List<String> windows(long fromMs, long toMs) {
+                return parse(base + "/windows?from=" + fromMs + "&to=" + toMs, STRINGS);
             }
 
             @Override
             public List<Alert> alerts(int limit) {
-                return list(e, "/api/alerts?limit=" + limit + "&scope=local", ALERTS);
+                return parse(base + "/alerts?limit=" + limit, ALERTS);
             }
 
             @Override
             public List<TalkerRow> talkers(boolean ports, String category, int limit) {
-                String cat = category == null ? "" : "&category=" + URLEncoder.encode(category, StandardCharsets.UTF_8);
-                return list(e, "/api/talkers?ports=" + ports + "&limit=" + limit + cat + "&scope=local", TALKERS);
-            }
-
-            @Override
-            public RulesInfo rules() {
-                return one(e, "/api/rules?scope=local", RulesInfo.class);
-            }
-
-            @Override
-            public String explain(String flow) {
-                return one(e, "/api/explain?scope=local&flow=" + URLEncoder.encode(flow, StandardCharsets.UTF_8),
-                        ApiViews.Explanation.class).explanation();
-            }
-
-            @Override
-            public boolean ready() {
-                return status(e, "/health") == 200;
+                String cat = category == null ? "" : "&category=" + enc(category);
+                return parse(base + "/talkers?ports=" + ports + "&limit=" + limit + cat, TALKERS);
             }
         };
     }
 
-    private <T> List<T> list(Endpoint e, String path, TypeReference<List<T>> type) {
-        String body = get(e, path);
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private <T> List<T> parse(String url, TypeReference<List<T>> type) {
         try {
-            return ApiJson.readList(body, type);
+            return ApiJson.readList(body(send(url)), type);
         } catch (IOException x) {
-            throw new RemoteQueryException(e.baseUrl() + path + ": unreadable answer: " + x.getMessage(), x);
+            throw new RemoteQueryException(url + ": unreadable answer: " + x.getMessage(), x);
         }
     }
 
-    private <T> T one(Endpoint e, String path, Class<T> type) {
-        String body = get(e, path);
-        try {
-            return ApiJson.read(body, type);
-        } catch (IOException x) {
-            throw new RemoteQueryException(e.baseUrl() + path + ": unreadable answer: " + x.getMessage(), x);
-        }
-    }
-
-    private String get(Endpoint e, String path) {
-        HttpResponse<String> r = send(e, path);
+    private static String body(HttpResponse<String> r) {
         if (r.statusCode() != 200) {
-            throw new RemoteQueryException(e.baseUrl() + path + ": HTTP " + r.statusCode());
+            throw new RemoteQueryException(r.uri() + ": HTTP " + r.statusCode() + " " + r.body(), null);
         }
         return r.body();
     }
 
-    private int status(Endpoint e, String path) {
-        return send(e, path).statusCode();
-    }
-
-    private HttpResponse<String> send(Endpoint e, String path) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(e.baseUrl() + path))
-                .timeout(Duration.ofSeconds(5)).GET();
+    private HttpResponse<String> send(String url) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).GET();
         token.ifPresent(t -> b.header("Authorization", "Bearer " + t));
         try {
             return client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException x) {
-            throw new RemoteQueryException(e.baseUrl() + path + ": " + x.getMessage(), x);
+            throw new RemoteQueryException(url + ": " + x, x);
         } catch (InterruptedException x) {
             Thread.currentThread().interrupt();
-            throw new RemoteQueryException(e.baseUrl() + path + ": interrupted", x);
+            throw new RemoteQueryException(url + ": interrupted", x);
         }
     }
 }
