@@ -80,9 +80,8 @@ public final class AgentRunner {
                     options.idleTimeout(), FlowTableConfig.DEFAULTS.closeLinger());
             FlowTable table = new FlowTable(cfg, new RecordFactory(options.agent(), source.name(), runId), sink,
                     Sources.l7Tracker());
-            CapturePipeline pipeline = new CapturePipeline(filter, table, report, lt -> problems.add(
-                    source.name() + ": link type " + lt + " is not supported (" + LinkTypeNames.name(lt)
-                            + "): its packets are not counted"));
+            CapturePipeline pipeline = new CapturePipeline(filter, table, report,
+                    lt -> problems.add(FileReplay.unsupported(source.name(), lt)));
             try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), pipeline, source)) {
                 capture(source, pipeline, problems);
                 table.flushAll();

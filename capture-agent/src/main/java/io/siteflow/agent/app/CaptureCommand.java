@@ -18,7 +18,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code siteflow capture}: the agent's command line. Options follow iftop where iftop has one. */
-@Command(name = "capture", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+@Command(name = "capture", mixinStandardHelpOptions = true, header = "Capture live or read a capture file into flow records (JSON, iftop-style report, Kafka).", sortOptions = false, usageHelpAutoWidth = true,
         description = {
             "Capture packets from an interface (-i) or read a capture file (-r), keep those",
             "between the local site and the remote-site CIDRs (-F, like iftop -F), aggregate",
