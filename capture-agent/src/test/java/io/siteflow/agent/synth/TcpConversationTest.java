@@ -79,7 +79,7 @@ class TcpConversationTest {
                 "16730 1521 PA 6461 4001 40",
                 "16730 40112 A 4001 6501 0");
         assertThat(c.fromClient().packets()).isEqualTo(6);
-        assertThat(c.fromClient().ipBytes()).isEqualTo(2 * 48 + 4 * 40 + 3000);
+        assertThat(c.fromClient().ipBytes()).isEqualTo(48 + 5 * 40 + 3000);
         assertThat(c.fromServer().ipBytes()).isEqualTo(48 + 40 * 3 + 1500);
         assertThat(c.fromServer().frameBytes()).isEqualTo(c.fromServer().ipBytes() + 4 * 14);
     }
