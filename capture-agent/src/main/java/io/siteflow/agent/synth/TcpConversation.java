@@ -19,7 +19,7 @@ import java.util.List;
  *
  * <p>Not thread-safe. {@link IllegalStateException} when a step does not fit the connection's state.
  */
-public final class TcpConversation {
+public final class TcpConversation implements Conversation {
     public static final int DEFAULT_MSS = 1460;
     /** About one full-size frame at 1 Gbit/s. */
     public static final long DEFAULT_SEGMENT_GAP_NANOS = 12_000;
@@ -172,6 +172,7 @@ public final class TcpConversation {
     }
 
     /** The frames so far in time order (frames with equal times in the order they were made). */
+    @Override
     public List<TimedFrame> frames() {
         List<TimedFrame> sorted = new ArrayList<>(frames);
         sorted.sort(Comparator.comparingLong(TimedFrame::tsNanos));
@@ -184,24 +185,34 @@ public final class TcpConversation {
     }
 
     /** Handshake RTT at the capture point in microseconds (SYN → ACK of the SYN/ACK); -1 without a handshake. */
+    @Override
     public long handshakeRttMicros() {
         return rttNanos < 0 ? -1 : rttNanos / 1000;
     }
 
+    @Override
+    public int protocol() {
+        return 6;
+    }
+
+    @Override
     public Endpoint client() {
         return c.ep;
     }
 
+    @Override
     public Endpoint server() {
         return s.ep;
     }
 
     /** What the client sent. */
+    @Override
     public DirectionTotals fromClient() {
         return c.sent;
     }
 
     /** What the server sent. */
+    @Override
     public DirectionTotals fromServer() {
         return s.sent;
     }

@@ -11,7 +11,7 @@ import java.util.List;
  *
  * <p>Not thread-safe. Datagrams may be added in any time order; {@link #frames()} sorts them.
  */
-public final class UdpExchange {
+public final class UdpExchange implements Conversation {
     private final Endpoint client;
     private final Endpoint server;
     private final long clientDelay;
@@ -71,24 +71,40 @@ public final class UdpExchange {
     }
 
     /** The datagrams in time order (equal times in the order they were added). */
+    @Override
     public List<TimedFrame> frames() {
         List<TimedFrame> sorted = new ArrayList<>(frames);
         sorted.sort(Comparator.comparingLong(TimedFrame::tsNanos));
         return sorted;
     }
 
+    @Override
+    public int protocol() {
+        return 17;
+    }
+
+    /** Always -1: UDP has no handshake. */
+    @Override
+    public long handshakeRttMicros() {
+        return -1;
+    }
+
+    @Override
     public Endpoint client() {
         return client;
     }
 
+    @Override
     public Endpoint server() {
         return server;
     }
 
+    @Override
     public DirectionTotals fromClient() {
         return fromClient;
     }
 
+    @Override
     public DirectionTotals fromServer() {
         return fromServer;
     }
