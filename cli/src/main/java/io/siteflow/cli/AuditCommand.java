@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code siteflow audit}: capture → flows → classify → verdict, offline, without Kafka. */
-@Command(name = "audit", mixinStandardHelpOptions = true, header = "Offline verdict for a capture: DB share of each server's cross-site bytes.", sortOptions = false,
+@Command(name = "audit", separator = " ", mixinStandardHelpOptions = true, header = "Offline verdict for a capture: DB share of each server's cross-site bytes.", sortOptions = false,
         description = {"Classify the traffic of a capture file with a site model and give the verdict per",
             "audited server and remote site (DB share of the cross-site bytes against the threshold), per",
             "window and for the whole capture: the report a network team pastes into an audit.", "",

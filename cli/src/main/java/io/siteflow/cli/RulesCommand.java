@@ -16,7 +16,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code siteflow rules check|explain}. */
-@Command(name = "rules", mixinStandardHelpOptions = true, header = "Validate a site model, or say which rule matches a flow and why.",
+@Command(name = "rules", separator = " ", mixinStandardHelpOptions = true, header = "Validate a site model, or say which rule matches a flow and why.",
         description = "Validate a site model, or say which rule matches a flow and why.",
         subcommands = {RulesCommand.Check.class, RulesCommand.Explain.class})
 public final class RulesCommand implements Runnable {
@@ -29,7 +29,7 @@ public final class RulesCommand implements Runnable {
     }
 
     /** {@code siteflow rules check FILE}. */
-    @Command(name = "check", mixinStandardHelpOptions = true,
+    @Command(name = "check", separator = " ", mixinStandardHelpOptions = true,
             description = {"Validate a site model (sites.yaml): every error and warning at once, each as",
                 "file:line:column: key: message. Exit 0 when valid (warnings allowed), 2 when not."})
     static final class Check implements Callable<Integer> {
@@ -54,7 +54,7 @@ public final class RulesCommand implements Runnable {
     }
 
     /** {@code siteflow rules explain --sites FILE FLOW}. */
-    @Command(name = "explain", mixinStandardHelpOptions = true,
+    @Command(name = "explain", separator = " ", mixinStandardHelpOptions = true,
             description = {"Say which rule matches a flow and why, rule by rule.",
                 "FLOW: " + FlowSyntax.FORM + ", e.g. \"tcp 10.2.0.20:40112 -> 10.1.0.10:1521 l7=oracle-tns\"",
                 "(IPv6 as [fd00::1]:1521)."})

@@ -7,7 +7,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code siteflow}: one entry point over all modules. */
-@Command(name = "siteflow", mixinStandardHelpOptions = true, versionProvider = Version.class,
+@Command(name = "siteflow", separator = " ", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"Where does the bandwidth between two sites go?",
             "siteflow captures traffic, classifies it by site model and rules, and says whether a server's",
             "cross-site bytes go to the database (DB share >= 90%%).", ""},

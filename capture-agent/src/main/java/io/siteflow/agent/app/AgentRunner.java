@@ -75,14 +75,16 @@ public final class AgentRunner {
         RemoteSiteFilter filter = new RemoteSiteFilter(options.remoteCidrs());
         String runId = options.live() ? AgentIds.forLive(options.agent()) : AgentIds.forFile(options.agent(), options.file());
         TextReport report = options.text() ? new TextReport(filter, options.ports()) : null;
-        try (FlowSink sink = Sinks.open(options, filter, out)) {
+        try (Sinks sinks = Sinks.open(options, out)) {
+            FlowSink sink = sinks.all();
             FlowTableConfig cfg = new FlowTableConfig(options.maxFlows(), options.activeTimeout(),
                     options.idleTimeout(), FlowTableConfig.DEFAULTS.closeLinger());
             FlowTable table = new FlowTable(cfg, new RecordFactory(options.agent(), source.name(), runId), sink,
                     Sources.l7Tracker());
             CapturePipeline pipeline = new CapturePipeline(filter, table, report,
                     lt -> problems.add(FileReplay.unsupported(source.name(), lt)));
-            try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), pipeline, source)) {
+            try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), pipeline, source);
+                    AutoCloseable heartbeats = Heartbeats.start(sinks.kafka(), options, source, pipeline, metrics)) {
                 capture(source, pipeline, problems);
                 table.flushAll();
                 sink.flush();
@@ -90,8 +92,8 @@ public final class AgentRunner {
             if (report != null) {
                 report.print(out, source.name(), options.lines());
             }
-            Summary.print(err, source, pipeline, table);
-        } catch (RuntimeException e) {
+            Summary.print(err, source, pipeline, table, sinks.kafka());
+        } catch (Exception e) {
             err.println("siteflow capture: " + e.getMessage());
             LOG.debug("capture failed", e);
             return ExitCodes.FAILURE;

@@ -27,6 +27,8 @@ import java.util.Map;
  * @param activeTimeout  interim record period
  * @param idleTimeout    idle end of a flow
  * @param maxFlows       flow table bound
+ * @param spoolDir       where records wait while Kafka is unreachable
+ * @param spoolMaxBytes  spool bound; beyond it the newest records are dropped and counted
  */
 public record CaptureOptions(
         String iface,
@@ -45,7 +47,9 @@ public record CaptureOptions(
         Integer metricsPort,
         Duration activeTimeout,
         Duration idleTimeout,
-        int maxFlows) {
+        int maxFlows,
+        Path spoolDir,
+        long spoolMaxBytes) {
 
     public CaptureOptions {
         remoteCidrs = List.copyOf(remoteCidrs);
