@@ -81,7 +81,7 @@ public final class CaptureCommand implements Callable<Integer> {
     long spoolMaxMb;
 
     @Option(names = "--json", arity = "0..1", fallbackValue = "-", paramLabel = "FILE",
-            description = "Write flow records as JSON lines to standard output, or to FILE.")
+            description = "Write flow records as JSON lines to standard output, or to FILE (--json FILE).")
     String json;
 
     @Option(names = {"-t", "--text"}, description = "Print an iftop -t style report at the end (and on Ctrl-C).")
