@@ -55,7 +55,7 @@ public final class TcpConversation implements Conversation {
     private long ready = Long.MIN_VALUE;
     private long rttNanos = -1;
 
-    private TcpConversation(Builder b) {
+    TcpConversation(TcpConversationBuilder b) {
         this.c = new Side(b.client, b.clientDelay, b.clientIsn, b.clientIpId);
         this.s = new Side(b.server, b.serverDelay, b.serverIsn, b.serverIpId);
         this.mss = b.mss;
@@ -64,8 +64,8 @@ public final class TcpConversation implements Conversation {
     }
 
     /** Starts a builder for a connection from {@code client} to {@code server}. */
-    public static Builder between(Endpoint client, Endpoint server) {
-        return new Builder(client, server);
+    public static TcpConversationBuilder between(Endpoint client, Endpoint server) {
+        return new TcpConversationBuilder(client, server);
     }
 
     /** Three-way handshake with the SYN at {@code synAt}; the connection is open after the ACK. */
@@ -225,73 +225,5 @@ public final class TcpConversation implements Conversation {
     /** Next sequence number of the server. */
     public long serverSeq() {
         return s.seq;
-    }
-
-    /** Settings of a {@link TcpConversation}; defaults: no delays, MSS 1460, 12 µs segment gap, ISNs 0. */
-    public static final class Builder {
-        private final Endpoint client;
-        private final Endpoint server;
-        private long clientDelay;
-        private long serverDelay;
-        private int mss = DEFAULT_MSS;
-        private long gap = DEFAULT_SEGMENT_GAP_NANOS;
-        private long clientIsn;
-        private long serverIsn;
-        private int clientIpId;
-        private int serverIpId;
-
-        private Builder(Endpoint client, Endpoint server) {
-            if (client.isV4() != server.isV4()) {
-                throw new IllegalArgumentException(client + " and " + server + " are of different address families");
-            }
-            this.client = client;
-            this.server = server;
-        }
-
-        /** One-way delays client ↔ capture point and capture point ↔ server, nanoseconds, not negative. */
-        public Builder delays(long clientNanos, long serverNanos) {
-            if (clientNanos < 0 || serverNanos < 0) {
-                throw new IllegalArgumentException("delays must not be negative: " + clientNanos + ", " + serverNanos);
-            }
-            this.clientDelay = clientNanos;
-            this.serverDelay = serverNanos;
-            return this;
-        }
-
-        /** Maximum segment size, 1-65495. */
-        public Builder mss(int mss) {
-            if (mss < 1 || mss > 65495) {
-                throw new IllegalArgumentException("mss " + mss + " is not in 1-65495");
-            }
-            this.mss = mss;
-            return this;
-        }
-
-        /** Time between back-to-back segments of one burst, nanoseconds, not negative. */
-        public Builder segmentGapNanos(long nanos) {
-            if (nanos < 0) {
-                throw new IllegalArgumentException("segment gap must not be negative: " + nanos);
-            }
-            this.gap = nanos;
-            return this;
-        }
-
-        /** Initial sequence numbers (taken modulo 2^32). */
-        public Builder isn(long clientIsn, long serverIsn) {
-            this.clientIsn = clientIsn;
-            this.serverIsn = serverIsn;
-            return this;
-        }
-
-        /** First IP identification of each end (modulo 2^16). */
-        public Builder ipIds(int clientIpId, int serverIpId) {
-            this.clientIpId = clientIpId & 0xFFFF;
-            this.serverIpId = serverIpId & 0xFFFF;
-            return this;
-        }
-
-        public TcpConversation build() {
-            return new TcpConversation(this);
-        }
     }
 }
