@@ -33,6 +33,7 @@ public final class AgentRunner {
     private final PrintWriter err;
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean signalled;
+    private volatile PacketSource running;
     private volatile int exitCode;
 
     public AgentRunner(CaptureOptions options, PrintWriter out, PrintWriter err) {
@@ -58,6 +59,7 @@ public final class AgentRunner {
             err.println("capturing on " + options.iface());
             err.flush();
         }
+        running = source;
         Thread hook = new Thread(() -> onSignal(source), "siteflow-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         int code = runWith(source);
@@ -68,6 +70,20 @@ public final class AgentRunner {
         }
         Runtime.getRuntime().removeShutdownHook(hook);
         return code;
+    }
+
+    /** Asks a running capture to stop as SIGTERM would (flush, report, exit code 0); safe from any thread. */
+    public void stop() {
+        PacketSource s = running;
+        if (s != null) {
+            s.stop();
+        }
+    }
+
+    /** Packets the source delivered so far (0 before it opened); safe from any thread. */
+    public long received() {
+        PacketSource s = running;
+        return s == null ? 0 : s.stats().received();
     }
 
     private int runWith(PacketSource source) {
