@@ -42,8 +42,8 @@ class RulesCommandTest {
         CommandRun run = CommandRun.of("rules", "check", f.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains(f + ":5:40: rules[0].ports[1]: \"70001\" is not a port (1-65535)")
-                .contains(f + ":6:32: rules[1].prot: unknown key, did you mean \"proto\"?");
+        assertThat(run.err()).contains(f + ":5:44: rules[0].ports[1]: \"70001\" is not a port (1-65535)")
+                .contains(f + ":6:30: rules[1].prot: unknown key, did you mean \"proto\"?");
         assertThat(run.out()).isEmpty();
     }
 
