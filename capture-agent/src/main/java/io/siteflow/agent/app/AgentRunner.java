@@ -34,6 +34,7 @@ public final class AgentRunner {
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean signalled;
     private volatile PacketSource running;
+    private volatile PacketHandoff handoff;
     private volatile int exitCode;
 
     public AgentRunner(CaptureOptions options, PrintWriter out, PrintWriter err) {
@@ -86,6 +87,12 @@ public final class AgentRunner {
         return s == null ? 0 : s.stats().received();
     }
 
+    /** Live packets the agent dropped because aggregation fell behind the capture (0 for files). */
+    public long agentDrops() {
+        PacketHandoff h = handoff;
+        return h == null ? 0 : h.dropped();
+    }
+
     private int runWith(PacketSource source) {
         List<String> problems = new ArrayList<>();
         RemoteSiteFilter filter = new RemoteSiteFilter(options.remoteCidrs());
@@ -99,7 +106,7 @@ public final class AgentRunner {
                     Sources.l7Tracker());
             CapturePipeline pipeline = new CapturePipeline(filter, table, report,
                     lt -> problems.add(FileReplay.unsupported(source.name(), lt)));
-            try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), pipeline, source);
+            try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), pipeline, source, this::agentDrops);
                     AutoCloseable heartbeats = Heartbeats.start(sinks.kafka(), options, source, pipeline, metrics)) {
                 capture(source, pipeline, problems);
                 table.flushAll();
@@ -108,7 +115,7 @@ public final class AgentRunner {
             if (report != null) {
                 report.print(out, source.name(), options.lines());
             }
-            Summary.print(err, source, pipeline, table, sinks.kafka());
+            Summary.print(err, source, pipeline, table, sinks.kafka(), agentDrops());
         } catch (Exception e) {
             err.println("siteflow capture: " + e.getMessage());
             LOG.debug("capture failed", e);
@@ -137,9 +144,10 @@ public final class AgentRunner {
         }
         try {
             if (options.live()) {
-                try (PacketHandoff handoff = new PacketHandoff(1 << 16, pipeline,
+                try (PacketHandoff h = new PacketHandoff(1 << 16, pipeline,
                         now -> pipeline.table().advanceTime(now), 500)) {
-                    source.run(handoff);
+                    handoff = h;
+                    source.run(h);
                 }
             } else {
                 source.run(pipeline);

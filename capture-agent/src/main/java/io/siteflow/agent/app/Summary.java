@@ -15,11 +15,12 @@ final class Summary {
     }
 
     static void print(PrintWriter err, PacketSource source, CapturePipeline pipeline, FlowTable table,
-            KafkaFlowSink kafka) {
+            KafkaFlowSink kafka, long agentDrops) {
         DecodeCounters c = pipeline.counters();
         CaptureStats stats = source.stats();
-        err.printf("%s: %d packets received, %d dropped by kernel, %d dropped by interface%n", source.name(),
-                Math.max(stats.received(), c.packets()), stats.droppedKernel(), stats.droppedInterface());
+        err.printf("%s: %d packets received, %d dropped by kernel, %d dropped by interface, %d dropped by the agent%n",
+                source.name(), Math.max(stats.received(), c.packets()), stats.droppedKernel(), stats.droppedInterface(),
+                agentDrops);
         err.printf("decoded: %d IP, %d not IP, %d malformed, %d on unsupported link types%n",
                 c.status(DecodeStatus.IP), c.status(DecodeStatus.NOT_IP), c.status(DecodeStatus.MALFORMED),
                 c.status(DecodeStatus.UNSUPPORTED_LINK));

@@ -89,7 +89,7 @@ class CaptureCommandTest {
         assertThat(db.agent()).isEqualTo("wls3");
         assertThat(db.iface()).isEqualTo("small.pcap");
         assertThat(db.isFinal()).isTrue();
-        assertThat(r.err()).contains("small.pcap: 7 packets received, 0 dropped by kernel, 0 dropped by interface")
+        assertThat(r.err()).contains("small.pcap: 7 packets received, 0 dropped by kernel, 0 dropped by interface, 0 dropped by the agent")
                 .contains("decoded: 7 IP, 0 not IP, 0 malformed, 0 on unsupported link types");
     }
 
