@@ -79,6 +79,24 @@ final class Driver implements AutoCloseable {
         return s.get(pairKey);
     }
 
+    /** The query side over the driver's stores, as one instance. */
+    io.siteflow.processor.query.StreamsQueries queries() {
+        io.siteflow.processor.query.StoreSource src = new io.siteflow.processor.query.StoreSource() {
+            @Override
+            public <V> org.apache.kafka.streams.state.ReadOnlyKeyValueStore<String, V> keyValue(String name) {
+                return driver.getKeyValueStore(name);
+            }
+
+            @Override
+            public <V> org.apache.kafka.streams.state.ReadOnlyWindowStore<String, V> window(String name) {
+                return driver.getWindowStore(name);
+            }
+        };
+        return new io.siteflow.processor.query.StreamsQueries(new io.siteflow.processor.query.LocalStoreView(src),
+                io.siteflow.processor.query.Cluster.SINGLE, io.siteflow.processor.query.InstanceClient.NONE, models,
+                () -> true, java.time.Clock.fixed(java.time.Instant.ofEpochMilli(Flows.T0), java.time.ZoneOffset.UTC));
+    }
+
     @Override
     public void close() {
         driver.close();

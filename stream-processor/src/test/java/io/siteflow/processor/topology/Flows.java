@@ -11,10 +11,12 @@ final class Flows {
             sites:
               region1: { cidrs: [10.1.0.0/16] }
               region2: { cidrs: [10.2.0.0/16] }
+              region3: { cidrs: [10.3.0.0/16] }
             hosts:
               - { address: 10.1.0.10, name: db1, role: db }
               - { address: 10.1.0.11, name: wls1, role: app-server }
               - { address: 10.2.0.20, name: wls3, role: app-server }
+              - { address: 10.3.0.30, name: wls5, role: app-server }
             rules:
               - { name: oracle-ports, category: DB, ports: [1521] }
               - { name: t3, category: CLUSTER, ports: [7001] }
