@@ -17,28 +17,31 @@ import org.apache.kafka.streams.state.WindowStore;
  * server's site and the remote site is above Oracle's 10 ms limit ({@code RTT}, key = {@code site|remoteSite});
  * a cross-site (category, peer, port) of a server first seen after the baseline period ({@code NEW_PEER},
  * key = server). The baseline runs for the configured event time from the first record this task processed
- * (its start is kept in the peers store, so a restart does not start a new baseline); the port is the
+ * (its start is kept in the meta store, so a restart does not start a new baseline); the port is the
  * responder's (service) port. Every alert is also kept in the alerts window store for queries. Not
  * thread-safe (one per task).
  */
 final class AlertRules {
-    static final String BASELINE_KEY = "\u0000baseline-start";
+    static final String BASELINE_KEY = "baseline-start";
     private final long baselineMs;
+    private final KeyValueStore<String, Long> meta;
     private final KeyValueStore<String, Long> peers;
     private final WindowStore<String, String> alerts;
 
-    AlertRules(long baselineMs, KeyValueStore<String, Long> peers, WindowStore<String, String> alerts) {
+    AlertRules(long baselineMs, KeyValueStore<String, Long> meta, KeyValueStore<String, Long> peers,
+               WindowStore<String, String> alerts) {
         this.baselineMs = baselineMs;
+        this.meta = meta;
         this.peers = peers;
         this.alerts = alerts;
     }
 
     /** A NEW_PEER alert when this (server, category, peer, port) is new and the baseline is over. */
     Optional<Alert> peer(String server, Category category, String peer, int port, long timeMs) {
-        Long start = peers.get(BASELINE_KEY);
+        Long start = meta.get(BASELINE_KEY);
         if (start == null) {
             start = timeMs;
-            peers.put(BASELINE_KEY, start);
+            meta.put(BASELINE_KEY, start);
         }
         String key = server + "|" + category.name() + "|" + peer + "|" + port;
         if (peers.get(key) != null) {

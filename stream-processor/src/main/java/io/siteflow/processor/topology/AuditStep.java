@@ -16,15 +16,19 @@ import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The audit of records keyed by audited server address: re-classifies with the model in force, applies the
  * observer rule, adds the record to its pair's window and cumulative aggregates, the talker table and the
  * new-peer rule, then closes the windows that stream time has passed and emits their verdicts and alerts.
- * Closing runs inline after each record (stream time only moves with records), so it is deterministic and
- * covered by exactly-once: store updates and emitted records commit together.
+ * Closing runs inline after each record, so it is deterministic and covered by exactly-once: store updates and
+ * emitted records commit together. Stream time here is the step's own: the largest {@code start} of the records
+ * that reached it (kept in a store, so it survives restarts); records that never reach the step (unreadable,
+ * duplicate, not audited) do not move it.
  */
 final class AuditStep implements Processor<String, FlowRecord, String, Output> {
+    private static final String STREAM_TIME = "stream-time";
     private final TopologyConfig config;
     private final ModelCache models;
     private final PipelineMetrics metrics;
@@ -34,6 +38,7 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
     private PairWindows windows;
     private AlertRules alerts;
     private TalkerTable talkers;
+    private KeyValueStore<String, Long> meta;
 
     AuditStep(TopologyConfig config, ModelCache models, PipelineMetrics metrics) {
         this.config = config;
@@ -50,7 +55,8 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
         windows = new PairWindows(config, context.getStateStore(TopologySpec.OPEN_WINDOW_STORE),
                 context.getStateStore(TopologySpec.CUMULATIVE_STORE), context.getStateStore(TopologySpec.HISTORY_STORE),
                 context.getStateStore(TopologySpec.LATEST_STORE));
-        alerts = new AlertRules(config.baseline().toMillis(), context.getStateStore(TopologySpec.PEER_STORE),
+        meta = context.getStateStore(TopologySpec.META_STORE);
+        alerts = new AlertRules(config.baseline().toMillis(), meta, context.getStateStore(TopologySpec.PEER_STORE),
                 context.getStateStore(TopologySpec.ALERT_STORE));
         talkers = new TalkerTable(context.getStateStore(TopologySpec.TALKER_STORE));
     }
@@ -62,11 +68,22 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
             metrics.noModel.increment();
             return;
         }
-        count(m.get(), rec.key(), rec.value());
-        close(m.get());
+        long now = advance(rec.value().start());
+        count(m.get(), rec.key(), rec.value(), now);
+        close(m.get(), now);
     }
 
-    private void count(ActiveModel m, String server, FlowRecord r) {
+    /** The step's stream time: the largest record start it has seen (kept in the meta store). */
+    private long advance(long start) {
+        Long t = meta.get(STREAM_TIME);
+        if (t == null || start > t) {
+            meta.put(STREAM_TIME, start);
+            return start;
+        }
+        return t;
+    }
+
+    private void count(ActiveModel m, String server, FlowRecord r, long now) {
         Flow f = Classifier.flowOf(r);
         Classification c = m.classifier().classify(f);
         boolean isSrc = server.equals(f.src());
@@ -81,16 +98,16 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
             metrics.otherObserver.increment();
             return;
         }
-        if (!windows.add(ActiveModel.pairKey(pair.get()), r, c, remote, context.currentStreamTimeMs())) {
+        if (!windows.add(ActiveModel.pairKey(pair.get()), r, c, remote, now)) {
             metrics.late.increment();
         }
         talkers.add(server, isSrc, remote, c.category(), r);
         alerts.peer(server, c.category(), remote, r.dstPort(), r.start()).ifPresent(this::emit);
     }
 
-    private void close(ActiveModel m) {
+    private void close(ActiveModel m, long now) {
         long t0 = System.nanoTime();
-        List<PairWindows.Closed> closed = windows.closeDue(context.currentStreamTimeMs());
+        List<PairWindows.Closed> closed = windows.closeDue(now);
         for (PairWindows.Closed c : closed) {
             int bar = c.pairKey().indexOf('|');
             Optional<AuditPair> pair = m.pair(c.pairKey().substring(0, bar), c.pairKey().substring(bar + 1));

@@ -17,7 +17,7 @@ final class StateStores {
     /** The stores of the audit step. */
     static final String[] AUDIT_STORES = {TopologySpec.OBSERVER_STORE, TopologySpec.OPEN_WINDOW_STORE,
         TopologySpec.CUMULATIVE_STORE, TopologySpec.HISTORY_STORE, TopologySpec.LATEST_STORE,
-        TopologySpec.ALERT_STORE, TopologySpec.PEER_STORE, TopologySpec.TALKER_STORE};
+        TopologySpec.ALERT_STORE, TopologySpec.PEER_STORE, TopologySpec.TALKER_STORE, TopologySpec.META_STORE};
 
     private StateStores() {
     }
@@ -32,6 +32,7 @@ final class StateStores {
         builder.addStateStore(window(TopologySpec.ALERT_STORE, config.historyRetention(), TopologySpec.STRING, true));
         builder.addStateStore(kv(TopologySpec.PEER_STORE, Serdes.Long()));
         builder.addStateStore(kv(TopologySpec.TALKER_STORE, TopologySpec.TALKER_STATS));
+        builder.addStateStore(kv(TopologySpec.META_STORE, Serdes.Long()));
     }
 
     private static <V> StoreBuilder<KeyValueStore<String, V>> kv(String name, Serde<V> values) {

@@ -47,6 +47,8 @@ public final class TopologySpec {
     public static final String ALERT_STORE = "alerts";
     /** Cross-site (server, category, peer, port) seen, and the baseline start per task. */
     public static final String PEER_STORE = "peers";
+    /** Per task: the audit step's stream time and the start of the new-peer baseline, epoch ms. */
+    public static final String META_STORE = "audit-meta";
     /** Talker statistics per host pair, category and service port. */
     public static final String TALKER_STORE = "talkers";
 
