@@ -11,7 +11,9 @@ import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * The topology's own state stores: persistent (RocksDB) and changelogged, so a restart or a moved task
- * restores them. Window stores drop whole segments once older than their retention. Stateless.
+ * restores them. Key-value stores are cached, so an aggregate updated by many records within one commit interval
+ * reaches RocksDB and its changelog once. Window stores drop whole segments once older than their retention.
+ * Stateless.
  */
 final class StateStores {
     /** The stores of the audit step. */
@@ -36,7 +38,8 @@ final class StateStores {
     }
 
     private static <V> StoreBuilder<KeyValueStore<String, V>> kv(String name, Serde<V> values) {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), TopologySpec.STRING, values);
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), TopologySpec.STRING, values)
+                .withCachingEnabled();
     }
 
     private static <V> StoreBuilder<WindowStore<String, V>> window(String name, Duration retention, Serde<V> values,
