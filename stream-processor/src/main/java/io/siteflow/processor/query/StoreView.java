@@ -1,0 +1,31 @@
+package io.siteflow.processor.query;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What one processor instance holds in its local state stores, in transport-friendly form (JSON text, records).
+ * {@link StreamsQueries} combines the views of all instances: its own through {@link LocalStoreView}, the
+ * others' through an {@link InstanceClient} (the HTTP side provides one that calls the owner's internal API,
+ * which answers from its {@code LocalStoreView}). Implementations are thread-safe; none returns null.
+ */
+public interface StoreView {
+
+    /** The cumulative aggregate ({@code PairAggregateJson}) of a pair {@code server|remoteSite}, if held here. */
+    Optional<String> cumulative(String pairKey);
+
+    /** True when the observer of this server last reported drops above 0.1% (false when unknown here). */
+    boolean observerDrops(String server);
+
+    /** The last closed-window verdict JSON of every pair held here. */
+    List<String> latestWindows();
+
+    /** Closed-window verdict JSON held here whose window starts in {@code [fromMs, toMs)}. */
+    List<String> windows(long fromMs, long toMs);
+
+    /** The newest alerts held here, newest first, at most {@code limit}. */
+    List<Alert> alerts(int limit);
+
+    /** Talker rows of the servers held here; see {@link SiteflowQueries#talkers}. */
+    List<TalkerRow> talkers(boolean ports, String category, int limit);
+}
