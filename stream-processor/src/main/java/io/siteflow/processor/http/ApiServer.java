@@ -1,0 +1,176 @@
+package io.siteflow.processor.http;
+
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import io.javalin.http.staticfiles.Location;
+import io.siteflow.processor.query.InstanceClient;
+import io.siteflow.processor.query.SiteflowQueries;
+import io.siteflow.processor.query.StoreView;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP API and dashboard of a stream-processor instance (reference: docs/API.md). Serves the ui-static
+ * pages from the classpath ({@code /}), the ECharts WebJar ({@code /webjars/}), a JSON endpoint per view
+ * under {@code /api/}, server-sent events ({@code /api/events}), {@code /metrics} (Prometheus text) and
+ * {@code /health} (503 until {@link SiteflowQueries#ready()}) and, when given this instance's
+ * {@link StoreView}, the internal API other instances read it through ({@link StoreEndpoints},
+ * {@link HttpInstanceClient}). With a token, {@code /api/*}, {@code /internal/*} and {@code /metrics} need it.
+ * Answers 502 when another instance does not answer, 503 while the stores are not queryable (rebalance).
+ * Start once, stop once; thread-safe.
+ */
+public final class ApiServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
+    private static final String JSON = "application/json";
+
+    /**
+     * @param bind         address to listen on, {@code 127.0.0.1} unless {@code --http-bind} says otherwise
+     * @param port         port, 0 for a free one
+     * @param token        bearer token for {@code /api/*} and {@code /metrics}, empty for none
+     * @param sseIntervalMs how often changed views are pushed
+     */
+    public record Settings(String bind, int port, Optional<String> token, long sseIntervalMs) {
+        public Settings {
+            Objects.requireNonNull(bind, "bind");
+            Objects.requireNonNull(token, "token");
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("--http-port must be 0-65535: " + port);
+            }
+            if (sseIntervalMs <= 0) {
+                throw new IllegalArgumentException("sse interval must be positive: " + sseIntervalMs);
+            }
+        }
+
+        public static Settings loopback(int port) {
+            return new Settings("127.0.0.1", port, Optional.empty(), 2000);
+        }
+    }
+
+    private final Settings settings;
+    private final SiteflowQueries queries;
+    private final Supplier<String> metrics;
+    private final ApiViews views = new ApiViews();
+    private final EventStream events;
+    private final Javalin app;
+
+    /**
+     * @param queries answers for the whole cluster (asking other instances itself when it must)
+     * @param store   this instance's local stores for the internal API, empty for a single instance
+     * @param metrics Prometheus text exposition (e.g. {@code PrometheusMeterRegistry::scrape})
+     */
+    public ApiServer(Settings settings, SiteflowQueries queries, Optional<StoreView> store, Supplier<String> metrics) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.queries = Objects.requireNonNull(queries, "queries");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.events = new EventStream(() -> views.all(queries), settings.sseIntervalMs());
+        this.app = Javalin.create(config -> {
+            config.showJavalinBanner = false;
+            config.staticFiles.add(sf -> {
+                sf.hostedPath = "/";
+                sf.directory = "/META-INF/resources/siteflow";
+                sf.location = Location.CLASSPATH;
+            });
+            config.staticFiles.enableWebjars();
+        });
+        routes();
+        store.ifPresent(s -> StoreEndpoints.register(app, s));
+    }
+
+    /** A single-instance server (no internal API). */
+    public ApiServer(Settings settings, SiteflowQueries queries, Supplier<String> metrics) {
+        this(settings, queries, Optional.empty(), metrics);
+    }
+
+    private void routes() {
+        app.before(ctx -> {
+            ctx.header("X-Content-Type-Options", "nosniff");
+            ctx.header("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; "
+                    + "img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'");
+        });
+        settings.token().ifPresent(t -> {
+            BearerAuth auth = new BearerAuth(t);
+            app.before("/api/*", auth);
+            app.before("/internal/*", auth);
+            app.before("/metrics", auth);
+        });
+        app.get("/api/verdicts", ctx -> json(ctx, views.verdicts(queries, "latest".equals(ctx.queryParam("window")))));
+        app.get("/api/windows", ctx -> json(ctx, views.windows(queries, Params.time(ctx, "from"), Params.time(ctx, "to"),
+                ctx.queryParam("server"))));
+        app.get("/api/trend", ctx -> json(ctx, views.trend(queries, Params.time(ctx, "from"), Params.time(ctx, "to"))));
+        app.get("/api/report", this::report);
+        app.get("/api/agents", ctx -> json(ctx, views.agents(queries)));
+        app.get("/api/alerts", ctx -> json(ctx, views.alerts(queries,
+                Params.integer(ctx, "limit", ApiViews.ALERTS_DEFAULT, 0, ApiViews.ALERTS_MAX))));
+        app.get("/api/talkers", ctx -> json(ctx, views.talkers(queries, Params.flag(ctx, "ports"),
+                Params.category(ctx), Params.integer(ctx, "limit", ApiViews.TALKERS_DEFAULT, 0, ApiViews.TALKERS_MAX))));
+        app.get("/api/rules", ctx -> json(ctx, views.rules(queries)));
+        app.get("/api/hosts", ctx -> json(ctx, views.hosts(queries)));
+        app.get("/api/links", ctx -> json(ctx, views.links(queries)));
+        app.get("/api/explain", ctx -> json(ctx, views.explain(queries, Params.text(ctx, "flow"))));
+        app.sse("/api/events", events::connect);
+        app.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.get()));
+        app.get("/health", ctx -> {
+            boolean up = queries.ready();
+            ctx.status(up ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).contentType(JSON)
+                    .result(up ? "{\"status\":\"UP\"}" : "{\"status\":\"STARTING\"}");
+        });
+        app.exception(Params.BadRequest.class, (e, ctx) -> error(ctx, HttpStatus.BAD_REQUEST, e.getMessage()));
+        app.exception(InstanceClient.RemoteQueryException.class, (e, ctx) -> {
+            LOG.warn("api: {}", e.getMessage());
+            error(ctx, HttpStatus.BAD_GATEWAY, e.getMessage());
+        });
+        app.exception(InvalidStateStoreException.class, (e, ctx) ->
+                error(ctx, HttpStatus.SERVICE_UNAVAILABLE, "state stores not queryable yet: " + e.getMessage()));
+    }
+
+    private void report(Context ctx) {
+        PeriodReport r = views.report(queries, Params.time(ctx, "from"), Params.time(ctx, "to"));
+        String format = Optional.ofNullable(ctx.queryParam("format")).orElse("json");
+        switch (format) {
+            case "json" -> json(ctx, ApiJson.write(r));
+            case "csv" -> ctx.contentType("text/csv; charset=utf-8")
+                    .header("Content-Disposition", "attachment; filename=\"siteflow-report-" + r.from() + "-" + r.to() + ".csv\"")
+                    .result(ReportCsv.write(r));
+            default -> throw new Params.BadRequest("format: \"" + format + "\" is not json or csv");
+        }
+    }
+
+    private static void json(Context ctx, String body) {
+        ctx.contentType(JSON).result(body);
+    }
+
+    private static void error(Context ctx, HttpStatus status, String message) {
+        ctx.status(status).contentType(JSON).result(ApiJson.write(Map.of("error", message)));
+    }
+
+    /** Starts listening. @return this */
+    public ApiServer start() {
+        app.start(settings.bind(), settings.port());
+        LOG.info("api: listening on http://{}:{} (token {})", settings.bind(), port(),
+                settings.token().isPresent() ? "required" : "not required");
+        return this;
+    }
+
+    /** The port it listens on (the real one when 0 was asked). */
+    public int port() {
+        return app.port();
+    }
+
+    /** Base URL of this server, e.g. {@code http://127.0.0.1:8080}. */
+    public String url() {
+        String h = settings.bind().indexOf(':') >= 0 ? "[" + settings.bind() + "]" : settings.bind();
+        return "http://" + h + ":" + port();
+    }
+
+    @Override
+    public void close() {
+        events.close();
+        app.stop();
+    }
+}

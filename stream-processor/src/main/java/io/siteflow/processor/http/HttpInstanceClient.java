@@ -1,0 +1,110 @@
+package io.siteflow.processor.http;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.siteflow.processor.query.Alert;
+import io.siteflow.processor.query.InstanceClient;
+import io.siteflow.processor.query.StoreView;
+import io.siteflow.processor.query.TalkerRow;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * {@link InstanceClient} over the JDK {@link HttpClient}: the {@link StoreView} of another instance is read
+ * from its internal API ({@code GET /internal/store/...}, served by {@link StoreEndpoints}), with the bearer
+ * token when one is set. Timeouts: 2 s to connect, 5 s per request. A failure throws
+ * {@link InstanceClient.RemoteQueryException} naming the URL. Thread-safe.
+ */
+public final class HttpInstanceClient implements InstanceClient {
+    private static final TypeReference<List<String>> STRINGS = new TypeReference<>() { };
+    private static final TypeReference<List<Alert>> ALERTS = new TypeReference<>() { };
+    private static final TypeReference<List<TalkerRow>> TALKERS = new TypeReference<>() { };
+
+    private final HttpClient client;
+    private final Optional<String> token;
+
+    /** @param token bearer token the other instances require ({@code --http-token}), empty when none */
+    public HttpInstanceClient(Optional<String> token) {
+        this.token = token;
+        this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    }
+
+    @Override
+    public StoreView at(HostInfo host) {
+        String base = "http://" + (host.host().indexOf(':') >= 0 ? "[" + host.host() + "]" : host.host()) + ":"
+                + host.port() + StoreEndpoints.PREFIX;
+        return new StoreView() {
+            @Override
+            public Optional<String> cumulative(String pairKey) {
+                HttpResponse<String> r = send(base + "/cumulative?pair=" + enc(pairKey));
+                return r.statusCode() == 404 ? Optional.empty() : Optional.of(body(r));
+            }
+
+            @Override
+            public boolean observerDrops(String server) {
+                return Boolean.parseBoolean(body(send(base + "/drops?server=" + enc(server))));
+            }
+
+            @Override
+            public List<String> latestWindows() {
+                return parse(base + "/latest", STRINGS);
+            }
+
+            @Override
+            public List<String> windows(long fromMs, long toMs) {
+                return parse(base + "/windows?from=" + fromMs + "&to=" + toMs, STRINGS);
+            }
+
+            @Override
+            public List<Alert> alerts(int limit) {
+                return parse(base + "/alerts?limit=" + limit, ALERTS);
+            }
+
+            @Override
+            public List<TalkerRow> talkers(boolean ports, String category, int limit) {
+                String cat = category == null ? "" : "&category=" + enc(category);
+                return parse(base + "/talkers?ports=" + ports + "&limit=" + limit + cat, TALKERS);
+            }
+        };
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private <T> List<T> parse(String url, TypeReference<List<T>> type) {
+        try {
+            return ApiJson.readList(body(send(url)), type);
+        } catch (IOException x) {
+            throw new RemoteQueryException(url + ": unreadable answer: " + x.getMessage(), x);
+        }
+    }
+
+    private static String body(HttpResponse<String> r) {
+        if (r.statusCode() != 200) {
+            throw new RemoteQueryException(r.uri() + ": HTTP " + r.statusCode() + " " + r.body(), null);
+        }
+        return r.body();
+    }
+
+    private HttpResponse<String> send(String url) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).GET();
+        token.ifPresent(t -> b.header("Authorization", "Bearer " + t));
+        try {
+            return client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (IOException x) {
+            throw new RemoteQueryException(url + ": " + x, x);
+        } catch (InterruptedException x) {
+            Thread.currentThread().interrupt();
+            throw new RemoteQueryException(url + ": interrupted", x);
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.siteflow.processor.http;
+
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import io.siteflow.processor.query.StoreView;
+import java.util.Map;
+
+/**
+ * The internal API through which other instances read this instance's {@link StoreView}
+ * ({@link HttpInstanceClient} is the client): {@code GET /internal/store/cumulative?pair=K} (the aggregate JSON,
+ * 404 when not held here), {@code /drops?server=S} ({@code true|false}), {@code /latest} and
+ * {@code /windows?from&to} (JSON arrays of verdict JSON <em>strings</em>, so numbers travel unchanged),
+ * {@code /alerts?limit}, {@code /talkers?ports&category&limit}. Not for people; same token as {@code /api}.
+ */
+final class StoreEndpoints {
+    static final String PREFIX = "/internal/store";
+
+    private StoreEndpoints() {
+    }
+
+    static void register(Javalin app, StoreView store) {
+        app.get(PREFIX + "/cumulative", ctx -> {
+            String pair = Params.text(ctx, "pair");
+            store.cumulative(pair).ifPresentOrElse(json -> json(ctx, json), () -> ctx.status(HttpStatus.NOT_FOUND)
+                    .contentType("application/json").result(ApiJson.write(Map.of("error", "no aggregate for " + pair))));
+        });
+        app.get(PREFIX + "/drops", ctx -> json(ctx, Boolean.toString(store.observerDrops(Params.text(ctx, "server")))));
+        app.get(PREFIX + "/latest", ctx -> json(ctx, ApiJson.write(store.latestWindows())));
+        app.get(PREFIX + "/windows", ctx -> json(ctx, ApiJson.write(store.windows(Params.time(ctx, "from"),
+                Params.time(ctx, "to")))));
+        app.get(PREFIX + "/alerts", ctx -> json(ctx, ApiJson.write(store.alerts(
+                Params.integer(ctx, "limit", ApiViews.ALERTS_DEFAULT, 0, ApiViews.ALERTS_MAX)))));
+        app.get(PREFIX + "/talkers", ctx -> json(ctx, ApiJson.write(store.talkers(Params.flag(ctx, "ports"),
+                Params.category(ctx), Params.integer(ctx, "limit", ApiViews.TALKERS_DEFAULT, 0, ApiViews.TALKERS_MAX)))));
+    }
+
+    private static void json(Context ctx, String body) {
+        ctx.contentType("application/json").result(body);
+    }
+}

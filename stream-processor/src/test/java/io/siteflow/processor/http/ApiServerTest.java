@@ -1,0 +1,225 @@
+package io.siteflow.processor.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.siteflow.processor.query.Alert;
+import io.siteflow.rules.verdict.Window;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ApiServerTest {
+    static final long NOW = 1_764_000_030_000L;
+    static final long END = Window.of(NOW, 60_000).start();
+    static final String PASS_CUMULATIVE = "{\"server\":\"10.2.0.20\",\"name\":\"wls3\",\"site\":\"region2\","
+            + "\"remoteSite\":\"region1\",\"verdict\":\"PASS\",\"dbShare\":0.9312,\"threshold\":0.9,"
+            + "\"crossBytes\":10000000,\"categories\":{\"DB\":9312000,\"CLUSTER\":688000},"
+            + "\"addresses\":{\"10.1.0.10\":9312000,\"10.1.0.11\":688000},"
+            + "\"rttMicros\":{\"p50\":6500,\"p95\":6510,\"max\":6530,\"samples\":812},"
+            + "\"dbConnections\":{\"median\":20,\"max\":42},\"rules\":\"sha256:0123abcd\","
+            + "\"reason\":\"DB share 93.12% of 10000000 cross-site bytes >= threshold 90%\",\"topFlows\":[]}";
+    static final String FAIL_CUMULATIVE = "{\"server\":\"10.2.0.21\",\"name\":\"wls4\",\"site\":\"region2\","
+            + "\"remoteSite\":\"region1\",\"verdict\":\"FAIL\",\"dbShare\":0.8000,\"threshold\":0.9,"
+            + "\"crossBytes\":5000000,\"categories\":{\"DB\":4000000,\"JMS\":1000000},"
+            + "\"addresses\":{\"10.1.0.10\":4000000,\"10.1.0.11\":1000000},"
+            + "\"rttMicros\":{\"p50\":6600,\"p95\":12000,\"max\":12500,\"samples\":100},"
+            + "\"dbConnections\":{\"median\":10,\"max\":12},\"rules\":\"sha256:0123abcd\","
+            + "\"reason\":\"DB share 80.00% of 5000000 cross-site bytes < threshold 90%; largest other category JMS"
+            + " (1000000 bytes)\",\"topFlows\":[{\"proto\":6,\"src\":\"10.2.0.21\",\"srcPort\":40112,"
+            + "\"dst\":\"10.1.0.11\",\"dstPort\":8011,\"l7\":\"t3-jms\",\"category\":\"JMS\",\"rule\":\"jms-channel\","
+            + "\"bytes\":1000000}]}";
+
+    final HttpClient http = HttpClient.newHttpClient();
+    StaticQueries queries;
+    ApiServer server;
+
+    @BeforeEach
+    void start() {
+        queries = FakeQueries.create(NOW, true);
+        server = new ApiServer(ApiServer.Settings.loopback(0), queries, () -> "siteflow_up 1\n").start();
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    HttpResponse<String> get(String path, String... headers) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url() + path));
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    String body(String path) throws IOException, InterruptedException {
+        HttpResponse<String> r = get(path);
+        assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
+        return r.body();
+    }
+
+    @Test
+    void answersCumulativeVerdictsInTheVerdictJson() throws Exception {
+        HttpResponse<String> r = get("/api/verdicts");
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(r.body()).isEqualTo("[" + PASS_CUMULATIVE + "," + FAIL_CUMULATIVE + "]");
+    }
+
+    @Test
+    void answersTheLastClosedWindowsWithTheirWindow() throws Exception {
+        String window = "\"remoteSite\":\"region1\",\"window\":{\"start\":" + (END - 60_000) + ",\"end\":" + END + "},";
+        assertThat(body("/api/verdicts?window=latest")).isEqualTo("["
+                + PASS_CUMULATIVE.replace("\"remoteSite\":\"region1\",", window) + ","
+                + FAIL_CUMULATIVE.replace("\"remoteSite\":\"region1\",", window) + "]");
+    }
+
+    @Test
+    void answersWindowsStartingInTheRangeOldestFirst() throws Exception {
+        String json = body("/api/windows?from=" + (END - 120_000) + "&to=" + END);
+        assertThat(json).startsWith("[{\"server\":\"10.2.0.20\",\"name\":\"wls3\",\"site\":\"region2\","
+                + "\"remoteSite\":\"region1\",\"window\":{\"start\":" + (END - 120_000) + ",\"end\":" + (END - 60_000) + "}");
+        assertThat(json.split("\"window\"", -1)).hasSize(5);
+    }
+
+    @Test
+    void rejectsAMissingOrBadTimeWithTheParameterNamed() throws Exception {
+        HttpResponse<String> r = get("/api/windows?from=yesterday&to=1");
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).isEqualTo("{\"error\":\"from: \\\"yesterday\\\" is neither epoch ms nor an ISO-8601 instant\"}");
+        assertThat(get("/api/report?from=1").body()).isEqualTo("{\"error\":\"to: required (epoch ms or ISO-8601 instant)\"}");
+    }
+
+    @Test
+    void reportsThePeriodPerAuditedPair() throws Exception {
+        String json = body("/api/report?from=" + (END - 180_000) + "&to=" + END);
+        assertThat(json).isEqualTo("{\"from\":" + (END - 180_000) + ",\"to\":" + END + ",\"servers\":["
+                + "{\"server\":\"10.2.0.20\",\"name\":\"wls3\",\"site\":\"region2\",\"remoteSite\":\"region1\","
+                + "\"verdict\":\"PASS\",\"dbShare\":0.9311,\"threshold\":0.9,\"crossBytes\":18333333,\"windows\":3,"
+                + "\"windowVerdicts\":{\"PASS\":3,\"FAIL\":0,\"INSUFFICIENT\":0},"
+                + "\"categories\":{\"DB\":17071999,\"CLUSTER\":1261334},"
+                + "\"addresses\":{\"10.1.0.10\":17071999,\"10.1.0.11\":1261334},"
+                + "\"rttMicros\":{\"p50\":6500,\"p95\":6510,\"max\":6530,\"samples\":2436}},"
+                + "{\"server\":\"10.2.0.21\",\"name\":\"wls4\",\"site\":\"region2\",\"remoteSite\":\"region1\","
+                + "\"verdict\":\"FAIL\",\"dbShare\":0.7999,\"threshold\":0.9,\"crossBytes\":9166666,\"windows\":3,"
+                + "\"windowVerdicts\":{\"PASS\":0,\"FAIL\":3,\"INSUFFICIENT\":0},"
+                + "\"categories\":{\"DB\":7333332,\"JMS\":1833334},"
+                + "\"addresses\":{\"10.1.0.10\":7333332,\"10.1.0.11\":1833334},"
+                + "\"rttMicros\":{\"p50\":6600,\"p95\":12000,\"max\":12500,\"samples\":300}}]}");
+    }
+
+    @Test
+    void reportsThePeriodAsCsvForDownload() throws Exception {
+        HttpResponse<String> r = get("/api/report?from=" + (END - 60_000) + "&to=" + END + "&format=csv");
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("text/csv; charset=utf-8");
+        assertThat(r.headers().firstValue("Content-Disposition"))
+                .hasValue("attachment; filename=\"siteflow-report-" + (END - 60_000) + "-" + END + ".csv\"");
+        assertThat(r.body()).isEqualTo("server,name,site,remoteSite,verdict,dbShare,threshold,crossBytes,windows,"
+                + "pass,fail,insufficient,DB,CLUSTER,JMS,COHERENCE,FRONTEND,ADMIN,OTHER,UNKNOWN,"
+                + "rttP50Micros,rttP95Micros,rttMaxMicros,rttSamples,addresses\r\n"
+                + "10.2.0.20,wls3,region2,region1,PASS,0.9312,0.9,10000000,1,1,0,0,9312000,688000,0,0,0,0,0,0,"
+                + "6500,6510,6530,812,10.1.0.10=9312000 10.1.0.11=688000\r\n"
+                + "10.2.0.21,wls4,region2,region1,FAIL,0.8000,0.9,5000000,1,0,1,0,4000000,0,1000000,0,0,0,0,0,"
+                + "6600,12000,12500,100,10.1.0.10=4000000 10.1.0.11=1000000\r\n");
+    }
+
+    @Test
+    void answersAgentsAlertsTalkersRulesAndHosts() throws Exception {
+        assertThat(body("/api/agents")).isEqualTo("[{\"agent\":\"edge-r1\",\"iface\":\"ens4\",\"lastSeenMs\":"
+                + (NOW - 45_000) + ",\"received\":1000,\"droppedKernel\":0,\"droppedInterface\":0,\"decodeErrors\":0,"
+                + "\"spooled\":0,\"dropped\":0,\"silent\":true},{\"agent\":\"wls3\",\"iface\":\"ens3\",\"lastSeenMs\":"
+                + (NOW - 1000) + ",\"received\":123456,\"droppedKernel\":7,\"droppedInterface\":0,\"decodeErrors\":2,"
+                + "\"spooled\":10,\"dropped\":0,\"silent\":false}]");
+        assertThat(body("/api/alerts?limit=5")).isEqualTo("[{\"type\":\"FAIL\",\"key\":\"10.2.0.21 region1\","
+                + "\"timeMs\":" + (NOW - 5000) + ",\"message\":\"wls4 FAIL: DB share 80.00% < threshold 90%\"}]");
+        assertThat(body("/api/alerts?limit=0")).isEqualTo("[]");
+        assertThat(body("/api/talkers?category=jms")).isEqualTo("[{\"local\":\"10.2.0.21\",\"localPort\":0,"
+                + "\"remote\":\"10.1.0.11\",\"remotePort\":0,\"category\":\"JMS\",\"out2s\":100.0,\"out10s\":90.0,"
+                + "\"out40s\":80.0,\"outTotal\":9000,\"outPeak\":200.0,\"in2s\":40.0,\"in10s\":30.0,\"in40s\":20.0,"
+                + "\"inTotal\":3000,\"inPeak\":80.0}]");
+        assertThat(body("/api/talkers?ports=true&limit=1")).contains("\"localPort\":40000,", "\"remotePort\":1521,");
+        assertThat(body("/api/rules")).isEqualTo("{\"version\":\"sha256:0123abcd\",\"yaml\":"
+                + ApiJson.write(FakeQueries.YAML) + ",\"loadedMs\":" + (NOW - 3_600_000) + "}");
+        assertThat(body("/api/hosts")).isEqualTo("[{\"address\":\"10.1.0.10\",\"name\":\"db1\",\"role\":\"db\","
+                + "\"site\":\"region1\"},{\"address\":\"10.1.0.11\",\"name\":\"<script>alert(1)</script>\","
+                + "\"role\":\"app-server\",\"site\":\"region1\"},{\"address\":\"10.2.0.20\",\"name\":\"wls3\","
+                + "\"role\":\"app-server\",\"site\":\"region2\"},{\"address\":\"10.2.0.21\",\"name\":\"wls4\","
+                + "\"role\":\"app-server\",\"site\":\"region2\"}]");
+    }
+
+    @Test
+    void rejectsAnUnknownCategoryNamingTheKnownOnes() throws Exception {
+        HttpResponse<String> r = get("/api/talkers?category=web");
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).isEqualTo("{\"error\":\"category: \\\"web\\\" is not one of DB, CLUSTER, JMS, COHERENCE, "
+                + "FRONTEND, ADMIN, OTHER, UNKNOWN\"}");
+    }
+
+    @Test
+    void answersLinksPerSitePairWithBandwidthEachWayAndRtt() throws Exception {
+        assertThat(body("/api/links")).isEqualTo("[{\"siteA\":\"region1\",\"siteB\":\"region2\",\"aToBBps\":3030.0,"
+                + "\"bToABps\":990.0,\"rttMicros\":{\"p50\":6500,\"p95\":12000,\"max\":12500,\"samples\":912},"
+                + "\"limitMicros\":10000,\"aboveLimit\":true}]");
+    }
+
+    @Test
+    void explainsAFlow() throws Exception {
+        assertThat(body("/api/explain?flow=tcp%2010.2.0.20:40112%20-%3E%2010.1.0.10:1521")).isEqualTo(
+                "{\"flow\":\"tcp 10.2.0.20:40112 -> 10.1.0.10:1521\",\"explanation\":"
+                        + "\"rule oracle-ports (DB) matches tcp 10.2.0.20:40112 -> 10.1.0.10:1521: port 1521\"}");
+        assertThat(get("/api/explain").body()).isEqualTo("{\"error\":\"flow: required\"}");
+    }
+
+    @Test
+    void servesMetricsAndHealth() throws Exception {
+        HttpResponse<String> m = get("/metrics");
+        assertThat(m.body()).isEqualTo("siteflow_up 1\n");
+        assertThat(m.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
+        assertThat(body("/health")).isEqualTo("{\"status\":\"UP\"}");
+    }
+
+    @Test
+    void healthIs503UntilStreamsRuns() throws Exception {
+        queries.update(s -> s.withReady(false));
+        HttpResponse<String> r = get("/health");
+        assertThat(r.statusCode()).isEqualTo(503);
+        assertThat(r.body()).isEqualTo("{\"status\":\"STARTING\"}");
+        queries.update(s -> s.withReady(true));
+        assertThat(get("/health").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void servesTheDashboardAndTheChartLibraryFromTheClasspath() throws Exception {
+        HttpResponse<String> page = get("/");
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("<title>siteflow</title>", "/webjars/echarts/5.3.1/dist/echarts.min.js");
+        assertThat(page.headers().firstValue("Content-Security-Policy")).get().asString().startsWith("default-src 'self'");
+        HttpResponse<String> lib = get("/webjars/echarts/5.3.1/dist/echarts.min.js");
+        assertThat(lib.statusCode()).isEqualTo(200);
+        assertThat(lib.body().length()).isGreaterThan(500_000);
+    }
+
+    @Test
+    void unknownPathsAre404() throws Exception {
+        assertThat(get("/api/nothing").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void newAlertIsPushedOverServerSentEvents() throws Exception {
+        server.close();
+        server = new ApiServer(new ApiServer.Settings("127.0.0.1", 0, Optional.empty(), 100), queries,
+                () -> "").start();
+        SseReader sse = SseReader.open(server.url() + "/api/events");
+        try (sse) {
+            assertThat(sse.next("verdicts")).isEqualTo("[" + PASS_CUMULATIVE + "," + FAIL_CUMULATIVE + "]");
+            assertThat(sse.next("alerts")).contains("wls4 FAIL");
+            queries.update(s -> s.withAlert(new Alert("RTT", "region2 region1", NOW, "RTT p95 12.0 ms above 10 ms")));
+            assertThat(sse.next("alerts")).startsWith("[{\"type\":\"RTT\",\"key\":\"region2 region1\"");
+        }
+    }
+}

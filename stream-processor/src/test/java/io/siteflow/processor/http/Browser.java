@@ -1,0 +1,63 @@
+package io.siteflow.processor.http;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Headless Debian Chromium driven by the Debian chromedriver (packages {@code chromium chromium-driver}):
+ * nothing is downloaded. Screenshots go to {@code target/screenshots/}.
+ */
+final class Browser implements AutoCloseable {
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+
+    final ChromeDriver driver;
+    private final Path profile;
+
+    private Browser(ChromeDriver driver, Path profile) {
+        this.driver = driver;
+        this.profile = profile;
+    }
+
+    static boolean installed() {
+        return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+    }
+
+    static Browser start(int width, int height) throws IOException {
+        Path profile = Files.createTempDirectory("siteflow-chromium");
+        ChromeOptions o = new ChromeOptions();
+        o.setBinary(CHROMIUM.toFile());
+        o.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--no-first-run", "--user-data-dir=" + profile, "--window-size=" + width + "," + height);
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+        return new Browser(new ChromeDriver(service, o), profile);
+    }
+
+    WebDriverWait waiting() {
+        return new WebDriverWait(driver, Duration.ofSeconds(15));
+    }
+
+    void screenshot(String name) throws IOException {
+        Path dir = Files.createDirectories(Path.of("target", "screenshots"));
+        File shot = driver.getScreenshotAs(OutputType.FILE);
+        Files.copy(shot.toPath(), dir.resolve(name + ".png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Override
+    public void close() throws IOException {
+        driver.quit();
+        try (var files = Files.walk(profile)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package io.siteflow.processor.http;
+
+import io.siteflow.processor.query.AgentStatus;
+import io.siteflow.processor.query.Alert;
+import io.siteflow.processor.query.RulesInfo;
+import io.siteflow.processor.query.TalkerRow;
+import io.siteflow.rules.model.Category;
+import io.siteflow.rules.verdict.DbConnectionSummary;
+import io.siteflow.rules.verdict.Outcome;
+import io.siteflow.rules.verdict.RttSummary;
+import io.siteflow.rules.verdict.TopFlow;
+import io.siteflow.rules.verdict.Verdict;
+import io.siteflow.rules.verdict.Window;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Fixture data for the API and browser tests: two audited servers in region2 towards region1, wls3 PASS at
+ * 93.12% and wls4 FAIL at 80.00%, a region1 host named {@code <script>alert(1)</script>}, three closed
+ * windows per pair ending at {@code now}, two agents (one silent), one alert, host and port talkers.
+ */
+final class FakeQueries {
+    static final String RULES_VERSION = "sha256:0123abcd";
+    static final String SCRIPT_HOST = "<script>alert(1)</script>";
+    static final String YAML = """
+            threshold: 0.90
+            minCrossBytes: 1000000
+            sites:
+              region1: { cidrs: [10.1.0.0/16] }
+              region2: { cidrs: [10.2.0.0/16] }
+            hosts:
+              - { address: 10.1.0.10, name: db1, role: db }
+              - { address: 10.1.0.11, name: "<script>alert(1)</script>", role: app-server }
+              - { address: 10.2.0.20, name: wls3, role: app-server }
+              - { address: 10.2.0.21, name: wls4, role: app-server }
+            """;
+
+    private FakeQueries() {
+    }
+
+    /** The fixture with windows ending at the minute boundary at or before {@code nowMs}. */
+    static StaticQueries create(long nowMs, boolean ready) {
+        long end = Window.of(nowMs, 60_000).start();
+        List<Verdict> history = new ArrayList<>();
+        for (int i = 3; i >= 1; i--) {
+            Optional<Window> w = Optional.of(new Window(end - i * 60_000L, end - (i - 1) * 60_000L));
+            history.add(pass(w, i));
+            history.add(fail(w, i));
+        }
+        StaticQueries.Snapshot s = new StaticQueries.Snapshot(List.of(pass(Optional.empty(), 1), fail(Optional.empty(), 1)),
+                history, agents(nowMs), List.of(new Alert("FAIL", "10.2.0.21 region1", nowMs - 5000,
+                        "wls4 FAIL: DB share 80.00% < threshold 90%")),
+                talkers(), portTalkers(), new RulesInfo(RULES_VERSION, YAML, nowMs - 3_600_000L), ready);
+        return new StaticQueries(s, flow -> "rule oracle-ports (DB) matches " + flow + ": port 1521");
+    }
+
+    /** wls3 → region1, PASS, DB share 93.12%, {@code cross = 10 000 000 / div}. */
+    static Verdict pass(Optional<Window> w, long div) {
+        long cross = 10_000_000L / div;
+        Map<Category, Long> cats = new LinkedHashMap<>();
+        cats.put(Category.DB, cross * 9312 / 10000);
+        cats.put(Category.CLUSTER, cross - cross * 9312 / 10000);
+        Map<String, Long> addrs = new LinkedHashMap<>();
+        addrs.put("10.1.0.10", cross * 9312 / 10000);
+        addrs.put("10.1.0.11", cross - cross * 9312 / 10000);
+        return new Verdict("10.2.0.20", "wls3", "region2", "region1", w, Outcome.PASS, new BigDecimal("0.9312"),
+                new BigDecimal("0.9"), cross, cats, addrs, new RttSummary(6500, 6510, 6530, 812),
+                new DbConnectionSummary(20, 42), RULES_VERSION,
+                "DB share 93.12% of " + cross + " cross-site bytes >= threshold 90%", List.of());
+    }
+
+    /** wls4 → region1, FAIL, DB share 80.00%, {@code cross = 5 000 000 / div}. */
+    static Verdict fail(Optional<Window> w, long div) {
+        long cross = 5_000_000L / div;
+        Map<Category, Long> cats = new LinkedHashMap<>();
+        cats.put(Category.DB, cross * 8 / 10);
+        cats.put(Category.JMS, cross - cross * 8 / 10);
+        Map<String, Long> addrs = new LinkedHashMap<>();
+        addrs.put("10.1.0.10", cross * 8 / 10);
+        addrs.put("10.1.0.11", cross - cross * 8 / 10);
+        return new Verdict("10.2.0.21", "wls4", "region2", "region1", w, Outcome.FAIL, new BigDecimal("0.8000"),
+                new BigDecimal("0.9"), cross, cats, addrs, new RttSummary(6600, 12000, 12500, 100),
+                new DbConnectionSummary(10, 12), RULES_VERSION,
+                "DB share 80.00% of " + cross + " cross-site bytes < threshold 90%; largest other category JMS ("
+                        + (cross - cross * 8 / 10) + " bytes)",
+                List.of(new TopFlow(6, "10.2.0.21", 40112, "10.1.0.11", 8011, "t3-jms", Category.JMS, "jms-channel",
+                        cross - cross * 8 / 10)));
+    }
+
+    private static List<AgentStatus> agents(long nowMs) {
+        return List.of(new AgentStatus("edge-r1", "ens4", nowMs - 45_000, 1000, 0, 0, 0, 0, 0, true),
+                new AgentStatus("wls3", "ens3", nowMs - 1000, 123456, 7, 0, 2, 10, 0, false));
+    }
+
+    private static List<TalkerRow> talkers() {
+        return List.of(new TalkerRow("10.2.0.20", 0, "10.1.0.10", 0, "DB", 1000, 900, 800, 90000, 2000,
+                        4000, 3000, 2000, 300000, 8000),
+                new TalkerRow("10.2.0.21", 0, "10.1.0.11", 0, "JMS", 100, 90, 80, 9000, 200,
+                        40, 30, 20, 3000, 80));
+    }
+
+    private static List<TalkerRow> portTalkers() {
+        return List.of(new TalkerRow("10.2.0.20", 40000, "10.1.0.10", 1521, "DB", 1000, 900, 800, 90000, 2000,
+                4000, 3000, 2000, 300000, 8000));
+    }
+}

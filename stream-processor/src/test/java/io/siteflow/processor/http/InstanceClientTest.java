@@ -1,0 +1,175 @@
+package io.siteflow.processor.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.siteflow.processor.query.AgentStatus;
+import io.siteflow.processor.query.Alert;
+import io.siteflow.processor.query.InstanceClient;
+import io.siteflow.processor.query.RulesInfo;
+import io.siteflow.processor.query.SiteflowQueries;
+import io.siteflow.processor.query.StoreView;
+import io.siteflow.processor.query.TalkerRow;
+import io.siteflow.rules.verdict.Verdict;
+import io.siteflow.rules.verdict.VerdictJson;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.streams.state.HostInfo;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Instance B serves its store view on the internal API; instance A's API reads it through HttpInstanceClient. */
+class InstanceClientTest {
+    static final long NOW = ApiServerTest.NOW;
+    static final Optional<String> TOKEN = Optional.of("t0k");
+    final StaticQueries fixture = FakeQueries.create(NOW, true);
+    final List<ApiServer> servers = new ArrayList<>();
+
+    @AfterEach
+    void stop() {
+        servers.forEach(ApiServer::close);
+    }
+
+    /** The store view of instance B: the fixture's wls4 pair. */
+    final StoreView storeB = new StoreView() {
+        @Override
+        public Optional<String> cumulative(String pairKey) {
+            return pairKey.equals("10.2.0.21|region1") ? Optional.of("{\"crossBytes\":5000000}") : Optional.empty();
+        }
+
+        @Override
+        public boolean observerDrops(String server) {
+            return server.equals("10.2.0.21");
+        }
+
+        @Override
+        public List<String> latestWindows() {
+            return fixture.latestWindows().stream().filter(v -> v.server().equals("10.2.0.21")).map(VerdictJson::toJson).toList();
+        }
+
+        @Override
+        public List<String> windows(long fromMs, long toMs) {
+            return fixture.windows(fromMs, toMs).stream().map(VerdictJson::toJson).toList();
+        }
+
+        @Override
+        public List<Alert> alerts(int limit) {
+            return fixture.alerts(limit);
+        }
+
+        @Override
+        public List<TalkerRow> talkers(boolean ports, String category, int limit) {
+            return fixture.talkers(ports, category, limit);
+        }
+    };
+
+    ApiServer serve(SiteflowQueries q, Optional<StoreView> store) {
+        ApiServer s = new ApiServer(new ApiServer.Settings("127.0.0.1", 0, TOKEN, 2000), q, store, () -> "").start();
+        servers.add(s);
+        return s;
+    }
+
+    @Test
+    void readsTheOtherInstancesStoresExactly() {
+        ApiServer b = serve(fixture, Optional.of(storeB));
+        StoreView remote = new HttpInstanceClient(TOKEN).at(new HostInfo("127.0.0.1", b.port()));
+
+        assertThat(remote.cumulative("10.2.0.21|region1")).hasValue("{\"crossBytes\":5000000}");
+        assertThat(remote.cumulative("10.2.0.20|region1")).isEmpty();
+        assertThat(remote.observerDrops("10.2.0.21")).isTrue();
+        assertThat(remote.observerDrops("10.2.0.20")).isFalse();
+        assertThat(remote.latestWindows()).isEqualTo(storeB.latestWindows()).hasSize(1);
+        assertThat(remote.windows(0, NOW)).isEqualTo(storeB.windows(0, NOW)).hasSize(6);
+        assertThat(remote.alerts(5)).isEqualTo(storeB.alerts(5)).hasSize(1);
+        assertThat(remote.talkers(true, "DB", 10)).isEqualTo(storeB.talkers(true, "DB", 10)).hasSize(1);
+        assertThat(remote.talkers(false, null, 1)).isEqualTo(storeB.talkers(false, null, 1));
+    }
+
+    @Test
+    void verdictNumbersSurviveTheTripUnchanged() throws Exception {
+        ApiServer b = serve(fixture, Optional.of(storeB));
+        String json = new HttpInstanceClient(TOKEN).at(new HostInfo("127.0.0.1", b.port())).latestWindows().get(0);
+        Verdict v = VerdictJson.parse(json);
+        assertThat(v.dbShare().toPlainString()).isEqualTo("0.8000");
+        assertThat(v).isEqualTo(fixture.latestWindows().get(1));
+    }
+
+    @Test
+    void thePublicApiAnswersWithWhatTheOwningInstanceHolds() throws Exception {
+        ApiServer b = serve(fixture, Optional.of(storeB));
+        InstanceClient client = new HttpInstanceClient(TOKEN);
+        ApiServer a = serve(alertsFrom(client.at(new HostInfo("127.0.0.1", b.port()))), Optional.empty());
+
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(a.url() + "/api/alerts"))
+                .header("Authorization", "Bearer t0k").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.body()).isEqualTo(ApiJson.write(fixture.alerts(100)));
+    }
+
+    @Test
+    void anUnreachableInstanceIsA502NamingIt() throws Exception {
+        int dead;
+        try (ServerSocket s = new ServerSocket(0)) {
+            dead = s.getLocalPort();
+        }
+        ApiServer a = serve(alertsFrom(new HttpInstanceClient(TOKEN).at(new HostInfo("127.0.0.1", dead))), Optional.empty());
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(a.url() + "/api/alerts"))
+                .header("Authorization", "Bearer t0k").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(502);
+        assertThat(r.body()).startsWith("{\"error\":\"http://127.0.0.1:" + dead + "/internal/store/alerts?limit=100: ");
+    }
+
+    @Test
+    void theInternalApiNeedsTheToken() {
+        ApiServer b = serve(fixture, Optional.of(storeB));
+        StoreView wrongToken = new HttpInstanceClient(Optional.of("nope")).at(new HostInfo("127.0.0.1", b.port()));
+        assertThatThrownBy(wrongToken::latestWindows).isInstanceOf(InstanceClient.RemoteQueryException.class)
+                .hasMessage("http://127.0.0.1:" + b.port() + "/internal/store/latest: HTTP 401 {\"error\":\"bearer token required\"}");
+    }
+
+    /** The fixture, except that alerts come from {@code store}. */
+    SiteflowQueries alertsFrom(StoreView store) {
+        return new SiteflowQueries() {
+            public List<Verdict> cumulativeVerdicts() {
+                return fixture.cumulativeVerdicts();
+            }
+
+            public List<Verdict> latestWindows() {
+                return fixture.latestWindows();
+            }
+
+            public List<Verdict> windows(long fromMs, long toMs) {
+                return fixture.windows(fromMs, toMs);
+            }
+
+            public List<AgentStatus> agents() {
+                return fixture.agents();
+            }
+
+            public List<Alert> alerts(int limit) {
+                return store.alerts(limit);
+            }
+
+            public List<TalkerRow> talkers(boolean ports, String category, int limit) {
+                return fixture.talkers(ports, category, limit);
+            }
+
+            public RulesInfo rules() {
+                return fixture.rules();
+            }
+
+            public String explain(String flow) {
+                return fixture.explain(flow);
+            }
+
+            public boolean ready() {
+                return true;
+            }
+        };
+    }
+}

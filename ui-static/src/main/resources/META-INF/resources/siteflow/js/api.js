@@ -1,0 +1,54 @@
+// The JSON API and the event stream. A token given once as ?token=... is kept for the tab (sessionStorage)
+// and sent as "Authorization: Bearer" (and as ?token= for EventSource, which cannot set headers).
+
+const KEY = 'siteflow.token';
+
+function takeTokenFromUrl() {
+  const url = new URL(window.location.href);
+  const t = url.searchParams.get('token');
+  if (t) {
+    sessionStorage.setItem(KEY, t);
+    url.searchParams.delete('token');
+    history.replaceState(null, '', url.pathname + url.search + url.hash);
+  }
+}
+takeTokenFromUrl();
+
+export function token() {
+  return sessionStorage.getItem(KEY) || '';
+}
+
+/** GET /api/<path> as JSON; throws Error("HTTP 401: ...") on failure. */
+export async function get(path, params) {
+  const url = new URL('/api/' + path, window.location.origin);
+  for (const [k, v] of Object.entries(params || {})) {
+    if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
+  }
+  const headers = token() ? {Authorization: 'Bearer ' + token()} : {};
+  const r = await fetch(url, {headers});
+  if (!r.ok) {
+    let msg = r.statusText;
+    try { msg = (await r.json()).error || msg; } catch (e) { /* not JSON */ }
+    throw new Error('HTTP ' + r.status + ': ' + msg);
+  }
+  return r.json();
+}
+
+/** A URL of the API with the token in the query (for downloads and EventSource). */
+export function href(path, params) {
+  const url = new URL('/api/' + path, window.location.origin);
+  for (const [k, v] of Object.entries(params || {})) url.searchParams.set(k, String(v));
+  if (token()) url.searchParams.set('token', token());
+  return url.toString();
+}
+
+/** Opens /api/events; handlers: {eventName: data => ...}, plus onState(open: boolean). */
+export function subscribe(handlers, onState) {
+  const es = new EventSource(href('events'));
+  es.onopen = () => onState(true);
+  es.onerror = () => onState(false);
+  for (const [name, fn] of Object.entries(handlers)) {
+    es.addEventListener(name, (e) => fn(JSON.parse(e.data)));
+  }
+  return es;
+}

@@ -1,0 +1,88 @@
+// The dashboard: loads every view once, then follows /api/events (server-sent events) for changes.
+import {byId} from './dom.js';
+import {get, subscribe} from './api.js';
+import {resizeAll} from './charts.js';
+import {renderVerdicts, renderTrends} from './views/verdicts.js';
+import {setHosts, setVerdicts, renderTraffic} from './views/traffic.js';
+import {renderLinks} from './views/links.js';
+import {initTalkers, fetchTalkers, setTalkers, defaultQuery} from './views/talkers.js';
+import {renderAgents, renderAlerts, renderRules, initExplain} from './views/status.js';
+
+const VIEWS = ['verdicts', 'traffic', 'links', 'talkers', 'agents', 'alerts', 'rules'];
+let current = '';
+let rulesVersion = '';
+let talkersTimer = 0;
+
+function show() {
+  const name = VIEWS.includes(location.hash.slice(1)) ? location.hash.slice(1) : 'verdicts';
+  current = name;
+  for (const v of VIEWS) byId('view-' + v).hidden = v !== name;
+  for (const a of document.querySelectorAll('nav.tabs a')) {
+    a.classList.toggle('active', a.getAttribute('href') === '#' + name);
+  }
+  if (name === 'traffic') renderTraffic().catch(failed);
+  requestAnimationFrame(resizeAll);
+}
+
+function failed(err) {
+  byId('summary').textContent = 'API error: ' + err.message;
+  byId('summary').className = 'summary fail';
+}
+
+async function loadTrends() {
+  const now = Date.now();
+  renderTrends(await get('trend', {from: now - 3600_000, to: now + 60_000}));
+}
+
+async function loadRules(version) {
+  if (version === rulesVersion) return;
+  const [rules, hosts] = await Promise.all([get('rules'), get('hosts')]);
+  rulesVersion = rules.version;
+  renderRules(rules);
+  setHosts(hosts);
+}
+
+function onVerdicts(list) {
+  renderVerdicts(list);
+  setVerdicts(list);
+  if (current === 'traffic') renderTraffic().catch(failed);
+}
+
+function onTalkersForm() {
+  clearInterval(talkersTimer);
+  fetchTalkers().catch(failed);
+  if (!defaultQuery()) talkersTimer = setInterval(() => fetchTalkers().catch(failed), 2000);
+}
+
+async function start() {
+  initTalkers(onTalkersForm);
+  initExplain();
+  window.addEventListener('hashchange', show);
+  await loadRules(null);
+  const [verdicts, agents, alerts, links, talkers] = await Promise.all([
+    get('verdicts'), get('agents'), get('alerts'), get('links'), get('talkers')]);
+  onVerdicts(verdicts);
+  renderAgents(agents);
+  renderAlerts(alerts);
+  renderLinks(links);
+  setTalkers(talkers);
+  show();
+  performance.mark('siteflow-rendered');
+  document.body.dataset.ready = 'true';
+  loadTrends().catch(failed);
+  subscribe({
+    rules: (r) => loadRules(r.version).catch(failed),
+    verdicts: onVerdicts,
+    latest: () => loadTrends().catch(failed),
+    agents: renderAgents,
+    alerts: renderAlerts,
+    links: renderLinks,
+    talkers: (t) => defaultQuery() && setTalkers(t),
+  }, (open) => {
+    const live = byId('live');
+    live.textContent = open ? 'live' : 'reconnecting…';
+    live.className = 'live ' + (open ? 'on' : 'off');
+  });
+}
+
+start().catch(failed);

@@ -1,0 +1,52 @@
+// Number and time formats shared by the views.
+
+const UNITS = ['B', 'kB', 'MB', 'GB', 'TB', 'PB'];
+
+/** 21061551 -> "21.1 MB" (decimal units, as iftop -B shows them). */
+export function bytes(n) {
+  let v = Number(n) || 0;
+  let i = 0;
+  while (Math.abs(v) >= 1000 && i < UNITS.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return (i === 0 ? v.toFixed(0) : v.toFixed(1)) + ' ' + UNITS[i];
+}
+
+/** bytes per second -> "1.2 MB/s" */
+export function rate(n) {
+  return bytes(n) + '/s';
+}
+
+/** 0.9312 -> "93.12%" (the share is already rounded down to 4 decimals by the server) */
+export function percent(share) {
+  return (Number(share) * 100).toFixed(2) + '%';
+}
+
+/** microseconds -> "6.50 ms" */
+export function micros(us) {
+  return us === undefined || us === null ? '–' : (us / 1000).toFixed(2) + ' ms';
+}
+
+/** epoch ms -> "45 s ago" */
+export function ago(ms, now = Date.now()) {
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 120) return s + ' s ago';
+  if (s < 7200) return Math.round(s / 60) + ' min ago';
+  return Math.round(s / 3600) + ' h ago';
+}
+
+/** epoch ms -> local "2026-11-29 22:14:53" */
+export function time(ms) {
+  const d = new Date(ms);
+  const p = (x) => String(x).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
+
+export const CATEGORIES = ['DB', 'CLUSTER', 'JMS', 'COHERENCE', 'FRONTEND', 'ADMIN', 'OTHER', 'UNKNOWN'];
+
+/** One colour per category, the same in every chart. */
+export const CATEGORY_COLOURS = {
+  DB: '#2e7d32', CLUSTER: '#1565c0', JMS: '#6a1b9a', COHERENCE: '#00838f',
+  FRONTEND: '#ef6c00', ADMIN: '#ad1457', OTHER: '#757575', UNKNOWN: '#c62828',
+};

@@ -1,0 +1,113 @@
+// Verdict cards: one per audited pair (server x remote site): DB share against the threshold, the verdict and
+// its reason, and the last hour's share as a sparkline (drawn only once the card is on screen).
+import {el, fill, byId} from '../dom.js';
+import {bytes, percent} from '../format.js';
+import {chart} from '../charts.js';
+
+const ORDER = {FAIL: 0, INSUFFICIENT: 1, PASS: 2};
+const cards = new Map();
+let trends = new Map();
+const observer = 'IntersectionObserver' in window
+  ? new IntersectionObserver((entries) => entries.forEach((e) => e.isIntersecting && drawSpark(e.target)))
+  : null;
+
+const key = (v) => v.server + ' ' + v.remoteSite;
+
+function card(v) {
+  const spark = el('div', {class: 'spark', dataset: {pair: key(v)}, 'aria-hidden': 'true'});
+  const c = {
+    node: el('article', {class: 'card', dataset: {pair: key(v)}}),
+    name: el('span', {class: 'name'}), addr: el('span', {class: 'addr'}), route: el('p', {class: 'route'}),
+    share: el('span', {class: 'big share'}), badge: el('span', {class: 'badge verdict'}),
+    fill: el('div', {class: 'fill'}), mark: el('div', {class: 'mark'}),
+    threshold: el('p', {class: 'threshold'}), reason: el('p', {class: 'reason'}), spark,
+  };
+  c.node.append(el('header', {}, c.name, ' ', c.addr), c.route, el('p', {class: 'shareline'}, c.share, ' ', c.badge),
+    el('div', {class: 'gauge', title: 'DB share against the threshold'}, c.fill, c.mark), c.threshold, c.reason, spark);
+  if (observer) observer.observe(spark);
+  return c;
+}
+
+function update(c, v) {
+  c.node.className = 'card ' + v.verdict.toLowerCase();
+  c.name.textContent = v.name;
+  c.addr.textContent = v.name === v.server ? '' : v.server;
+  c.route.textContent = v.site + ' → ' + v.remoteSite;
+  c.share.textContent = percent(v.dbShare);
+  c.badge.textContent = v.verdict;
+  c.badge.className = 'badge verdict ' + v.verdict;
+  c.fill.style.width = Math.min(100, v.dbShare * 100) + '%';
+  c.mark.style.left = Math.min(100, v.threshold * 100) + '%';
+  c.threshold.textContent = 'threshold ' + percent(v.threshold) + ' · ' + bytes(v.crossBytes) + ' cross-site';
+  c.reason.textContent = v.reason;
+  c.threshold_ = v.threshold;
+}
+
+/** Renders the cumulative verdicts (sorted FAIL, INSUFFICIENT, PASS, then by share). */
+export function renderVerdicts(verdicts) {
+  const box = byId('cards');
+  const seen = new Set();
+  const sorted = [...verdicts].sort((a, b) => (ORDER[a.verdict] - ORDER[b.verdict]) || (a.dbShare - b.dbShare)
+    || a.name.localeCompare(b.name) || a.remoteSite.localeCompare(b.remoteSite));
+  const frag = document.createDocumentFragment();
+  for (const v of sorted) {
+    let c = cards.get(key(v));
+    if (!c) {
+      c = card(v);
+      cards.set(key(v), c);
+    }
+    update(c, v);
+    frag.append(c.node);
+    seen.add(key(v));
+  }
+  for (const [k, c] of cards) {
+    if (!seen.has(k)) {
+      if (observer) observer.unobserve(c.spark);
+      cards.delete(k);
+    }
+  }
+  fill(box, frag);
+  if (!verdicts.length) box.append(el('p', {class: 'empty'}, 'No audited pair yet: waiting for flow records.'));
+  renderSummary(verdicts);
+}
+
+function renderSummary(verdicts) {
+  const n = {PASS: 0, FAIL: 0, INSUFFICIENT: 0};
+  verdicts.forEach((v) => n[v.verdict]++);
+  const s = byId('summary');
+  s.className = 'summary ' + (n.FAIL ? 'fail' : n.PASS ? 'pass' : 'insufficient');
+  if (!verdicts.length) {
+    s.textContent = 'No verdict yet';
+  } else if (n.FAIL) {
+    s.textContent = `NOT isolated: ${n.FAIL} of ${verdicts.length} pairs FAIL · ${n.PASS} PASS · ${n.INSUFFICIENT} INSUFFICIENT`;
+  } else {
+    s.textContent = `Isolated as designed: ${n.PASS} of ${verdicts.length} pairs PASS · ${n.INSUFFICIENT} INSUFFICIENT`;
+  }
+}
+
+/** Sets the sparkline data ([{server, remoteSite, points: [[t, share, bytes]]}]) and redraws visible ones. */
+export function renderTrends(list) {
+  trends = new Map(list.map((t) => [t.server + ' ' + t.remoteSite, t.points]));
+  for (const c of cards.values()) {
+    if (c.drawn) drawSpark(c.spark);
+  }
+}
+
+function drawSpark(node) {
+  const c = cards.get(node.dataset.pair);
+  if (!c) return;
+  c.drawn = true;
+  const points = (trends.get(node.dataset.pair) || []).map((p) => [p[0], Number(p[1])]);
+  const low = Math.min(c.threshold_, ...points.map((p) => p[1]));
+  const min = Math.max(0, Math.floor((low - 0.05) * 20) / 20);
+  chart(node).setOption({
+    animation: false,
+    grid: {left: 2, right: 2, top: 4, bottom: 4},
+    xAxis: {type: 'time', show: false},
+    yAxis: {type: 'value', min, max: 1, show: false},
+    tooltip: {trigger: 'axis', valueFormatter: (x) => percent(x)},
+    series: [{type: 'line', data: points, showSymbol: points.length < 3, lineStyle: {width: 2},
+      markLine: {silent: true, symbol: 'none', lineStyle: {type: 'dashed', color: '#bf616a'},
+        label: {show: false}, data: [{yAxis: c.threshold_}]}}],
+  });
+}
