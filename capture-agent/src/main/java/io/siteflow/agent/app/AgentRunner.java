@@ -96,7 +96,7 @@ public final class AgentRunner {
     private int runWith(PacketSource source) {
         List<String> problems = new ArrayList<>();
         RemoteSiteFilter filter = new RemoteSiteFilter(options.remoteCidrs());
-        String runId = options.live() ? AgentIds.forLive(options.agent()) : AgentIds.forFile(options.agent(), options.file());
+        String runId = options.timely() ? AgentIds.forLive(options.agent()) : AgentIds.forFile(options.agent(), options.file());
         TextReport report = options.text() ? new TextReport(filter, options.ports()) : null;
         try (Sinks sinks = Sinks.open(options, out)) {
             FlowSink sink = sinks.all();
@@ -130,7 +130,7 @@ public final class AgentRunner {
 
     private void capture(PacketSource source, CapturePipeline pipeline, List<String> problems) {
         Thread timer = null;
-        if (options.live() && options.seconds() != null) {
+        if (options.timely() && options.seconds() != null) {
             timer = new Thread(() -> {
                 try {
                     Thread.sleep(TimeUnit.SECONDS.toMillis(options.seconds()));
@@ -143,7 +143,7 @@ public final class AgentRunner {
             timer.start();
         }
         try {
-            if (options.live()) {
+            if (options.timely()) {
                 try (PacketHandoff h = new PacketHandoff(1 << 16, pipeline,
                         now -> pipeline.table().advanceTime(now), 500)) {
                     handoff = h;

@@ -52,6 +52,14 @@ public final class CaptureCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1")
     Source source;
 
+    @Option(names = "--realtime",
+            description = "With -r: replay the file at the pace it was captured, packet times moved to now "
+                    + "(demos, pipeline tests).")
+    boolean realtime;
+
+    @Option(names = "--loop", description = "With --realtime: start over at the end of the file, until stopped.")
+    boolean loop;
+
     @Option(names = "-F", paramLabel = "CIDR",
             description = "A remote-site network (IPv4 or IPv6; repeat for several). Keeps packets with exactly one "
                     + "end inside, like iftop -F. Without -F every IP packet is kept.")
@@ -180,6 +188,12 @@ public final class CaptureCommand implements Callable<Integer> {
             }
         }
         clientProps.putAll(kafka);
+        if ((realtime || loop) && source.file == null) {
+            throw usage("--realtime and --loop need -r FILE");
+        }
+        if (loop && !realtime) {
+            throw usage("--loop needs --realtime");
+        }
         if (spoolMaxMb < 1) {
             throw usage("--spool-max-mb " + spoolMaxMb + ": must be at least 1");
         }
@@ -188,7 +202,7 @@ public final class CaptureCommand implements Callable<Integer> {
         return new CaptureOptions(source.iface, source.file, remote, agentId,
                 bootstrap, clientProps, json, text, seconds, lines, ports, snaplen, bufferMb << 20, metricsPort,
                 Duration.ofSeconds(activeTimeout), Duration.ofSeconds(idleTimeout), flowCfg.maxFlows(), spool,
-                spoolMaxMb << 20);
+                spoolMaxMb << 20, realtime, loop);
     }
 
     private ParameterException usage(String message) {
