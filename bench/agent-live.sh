@@ -1,16 +1,17 @@
 #!/bin/bash
-# Live capture benchmark: the highest replay rate at which LiveCapture (pcap4j dispatch) loses nothing,
-# next to tcpdump on the same veth. Two network namespaces joined by a veth pair (offloads off, IPv6 off,
-# so only the replayed frames cross it); tcpreplay sends 128-byte UDP frames from B at each rate in turn;
-# LiveCount (bench/agent-live/LiveCount.java) and tcpdump both capture on A's end. The search stops at the
-# first rate where LiveCapture drops. tcpreplay shares the CPUs: read the "offered" column, not the asked rate.
+# Live capture benchmark: the highest replay rate at which the agent (`siteflow capture -i IFACE --json`,
+# the whole pipeline: pcap4j dispatch, hand-off, decode, flow table, JSON) loses nothing, next to tcpdump on
+# the same veth. Two network namespaces joined by a veth pair (offloads off, IPv6 off, so only the replayed
+# frames cross it); tcpreplay sends 128-byte UDP frames from B at each rate in turn; the agent and tcpdump
+# both capture on A's end. The search stops at the first rate where the agent drops (in the kernel or in its
+# own hand-off queue). tcpreplay shares the CPUs: read the "offered" column, not the asked rate.
 #
 # usage: bench/agent-live.sh [-r "RATE RATE ..."] [-n PACKETS_PER_RATE] [-b BUFFER_MIB]
-# needs: root, iproute2, ethtool, tcpdump, tcpreplay, python3, java 17, maven (builds capture-agent's classes)
+# needs: root, iproute2, ethtool, tcpdump, tcpreplay, python3, java 17, maven (the launcher builds the jars)
 set -euo pipefail
 RATES="50000 100000 150000 200000 300000 400000"; PACKETS=1000000; BUF=64
 while getopts "r:n:b:" o; do case $o in r) RATES=$OPTARG;; n) PACKETS=$OPTARG;; b) BUF=$OPTARG;; *) exit 64;; esac; done
-ROOT=$(cd "$(dirname "$0")/.." && pwd); HERE=$ROOT/bench/agent-live
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d); A=sfbench-a-$$; B=sfbench-b-$$; LIVE_PID=; DUMP_PID=
 cleanup() {
   for p in $LIVE_PID $DUMP_PID; do kill "$p" 2>/dev/null || true; done
@@ -18,9 +19,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-(cd "$ROOT" && mvn -B -q -pl capture-agent -am compile >/dev/null \
-  && mvn -B -q -pl capture-agent dependency:build-classpath -Dmdep.outputFile="$WORK/cp" >/dev/null)
-CP=$ROOT/capture-agent/target/classes:$(cat "$WORK/cp")
+"$ROOT/siteflow" --version >/dev/null   # builds the jars if needed
+CP="$(ls "$ROOT"/cli/target/siteflow-cli-*.jar):$ROOT/cli/target/lib/*"
 
 for ns in "$A" "$B"; do
   ip netns add "$ns"; ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
@@ -42,26 +42,26 @@ for i in range(100000):
 PY
 LOOPS=$(( (PACKETS + 99999) / 100000 ))
 
-printf "%-8s %-10s %-12s %-10s %-12s %-10s\n" asked offered live-recv live-drop tcpdump-recv tcpdump-drop
+printf "%-8s %-10s %-12s %-10s %-10s %-12s %-10s\n" asked offered agent-recv kern-drop agent-drop tcpdump-recv tcpdump-drop
 BEST=0
 for rate in $RATES; do
-  mkfifo "$WORK/stop"
-  ip netns exec "$A" java -Dlogback.configurationFile="$HERE/logback.xml" -cp "$CP" "$HERE/LiveCount.java" sfa0 "$BUF" \
-      < "$WORK/stop" > "$WORK/live.out" 2>&1 & LIVE_PID=$!
-  exec 3>"$WORK/stop"
+  ip netns exec "$A" java -cp "$CP" io.siteflow.cli.SiteflowCommand capture -i sfa0 --buffer-mb "$BUF" \
+      --json --agent bench > /dev/null 2> "$WORK/live.out" & LIVE_PID=$!
   ip netns exec "$A" tcpdump -i sfa0 -n -s 256 -B $((BUF * 1024)) -w /dev/null 2> "$WORK/dump.err" & DUMP_PID=$!
-  until grep -q ready "$WORK/live.out" && grep -q listening "$WORK/dump.err"; do sleep 0.2; done
+  until grep -q "capturing on" "$WORK/live.out" && grep -q listening "$WORK/dump.err"; do sleep 0.2; done
   offered=$(ip netns exec "$B" tcpreplay -q -i sfb0 --pps="$rate" --loop="$LOOPS" "$WORK/u128.pcap" 2>&1 \
       | sed -n 's/.*Mbps, \([0-9.]*\) pps.*/\1/p')
   sleep 1.5   # the last ring block is handed over after the 250 ms timeout (tcpdump: 1 s)
-  echo stop >&3; exec 3>&-; wait "$LIVE_PID"; LIVE_PID=
-  kill -INT "$DUMP_PID"; wait "$DUMP_PID" || true; DUMP_PID=; rm "$WORK/stop"
-  live=$(grep -o 'delivered=.*' "$WORK/live.out")
-  lrecv=$(sed 's/.*delivered=\([0-9]*\).*/\1/' <<<"$live"); ldrop=$(sed 's/.* dropped=\([0-9]*\).*/\1/' <<<"$live")
+  kill -TERM "$LIVE_PID"; wait "$LIVE_PID" || true; LIVE_PID=
+  kill -INT "$DUMP_PID"; wait "$DUMP_PID" || true; DUMP_PID=
+  live=$(grep 'packets received' "$WORK/live.out")
+  lrecv=$(sed 's/^sfa0: \([0-9]*\) packets received.*/\1/' <<<"$live")
+  ldrop=$(sed 's/.* \([0-9]*\) dropped by kernel.*/\1/' <<<"$live")
+  adrop=$(sed 's/.* \([0-9]*\) dropped by the agent.*/\1/' <<<"$live")
   drecv=$(sed -n 's/^\([0-9]*\) packets\{0,1\} captured.*/\1/p' "$WORK/dump.err")
   ddrop=$(sed -n 's/^\([0-9]*\) packets\{0,1\} dropped by kernel.*/\1/p' "$WORK/dump.err")
-  printf "%-8s %-10s %-12s %-10s %-12s %-10s\n" "$rate" "$offered" "$lrecv" "$ldrop" "$drecv" "$ddrop"
-  if [ "$ldrop" != 0 ] || [ "$lrecv" -lt "$drecv" ]; then break; fi
+  printf "%-8s %-10s %-12s %-10s %-10s %-12s %-10s\n" "$rate" "$offered" "$lrecv" "$ldrop" "$adrop" "$drecv" "$ddrop"
+  if [ "$ldrop" != 0 ] || [ "$adrop" != 0 ] || [ "$lrecv" -lt "$drecv" ]; then break; fi
   BEST=$(awk -v a="$BEST" -v b="$offered" 'BEGIN { print (b > a ? b : a) }')
 done
-echo "highest offered rate without LiveCapture drops: $BEST packets/s (buffer $BUF MiB)"
+echo "highest offered rate without agent drops: $BEST packets/s (buffer $BUF MiB)"

@@ -2,15 +2,18 @@ package io.siteflow.cli;
 
 import io.siteflow.agent.app.AgentMain;
 import io.siteflow.agent.app.CaptureCommand;
+import io.siteflow.processor.app.ProcessCommand;
+import io.siteflow.processor.broker.BrokerCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code siteflow}: one entry point over all modules. */
-@Command(name = "siteflow", mixinStandardHelpOptions = true, versionProvider = Version.class,
+@Command(name = "siteflow", separator = " ", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"Where does the bandwidth between two sites go?",
             "siteflow captures traffic, classifies it by site model and rules, and says whether a server's",
             "cross-site bytes go to the database (DB share >= 90%%).", ""},
-        subcommands = {CaptureCommand.class},
+        subcommands = {DemoCommand.class, CaptureCommand.class, AuditCommand.class, RulesCommand.class,
+            ProcessCommand.class, BrokerCommand.class},
         footer = {"", "Run 'siteflow COMMAND --help' for a command's options.",
             "Exit codes: 0 done, 1 failure, 2 input not read whole, 64 wrong usage."})
 public final class SiteflowCommand implements Runnable {

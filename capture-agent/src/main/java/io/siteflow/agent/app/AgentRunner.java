@@ -33,6 +33,8 @@ public final class AgentRunner {
     private final PrintWriter err;
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean signalled;
+    private volatile PacketSource running;
+    private volatile PacketHandoff handoff;
     private volatile int exitCode;
 
     public AgentRunner(CaptureOptions options, PrintWriter out, PrintWriter err) {
@@ -58,6 +60,7 @@ public final class AgentRunner {
             err.println("capturing on " + options.iface());
             err.flush();
         }
+        running = source;
         Thread hook = new Thread(() -> onSignal(source), "siteflow-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         int code = runWith(source);
@@ -70,20 +73,41 @@ public final class AgentRunner {
         return code;
     }
 
+    /** Asks a running capture to stop as SIGTERM would (flush, report, exit code 0); safe from any thread. */
+    public void stop() {
+        PacketSource s = running;
+        if (s != null) {
+            s.stop();
+        }
+    }
+
+    /** Packets the source delivered so far (0 before it opened); safe from any thread. */
+    public long received() {
+        PacketSource s = running;
+        return s == null ? 0 : s.stats().received();
+    }
+
+    /** Live packets the agent dropped because aggregation fell behind the capture (0 for files). */
+    public long agentDrops() {
+        PacketHandoff h = handoff;
+        return h == null ? 0 : h.dropped();
+    }
+
     private int runWith(PacketSource source) {
         List<String> problems = new ArrayList<>();
         RemoteSiteFilter filter = new RemoteSiteFilter(options.remoteCidrs());
-        String runId = options.live() ? AgentIds.forLive(options.agent()) : AgentIds.forFile(options.agent(), options.file());
+        String runId = options.timely() ? AgentIds.forLive(options.agent()) : AgentIds.forFile(options.agent(), options.file());
         TextReport report = options.text() ? new TextReport(filter, options.ports()) : null;
-        try (FlowSink sink = Sinks.open(options, filter, out)) {
+        try (Sinks sinks = Sinks.open(options, out)) {
+            FlowSink sink = sinks.all();
             FlowTableConfig cfg = new FlowTableConfig(options.maxFlows(), options.activeTimeout(),
                     options.idleTimeout(), FlowTableConfig.DEFAULTS.closeLinger());
             FlowTable table = new FlowTable(cfg, new RecordFactory(options.agent(), source.name(), runId), sink,
                     Sources.l7Tracker());
-            CapturePipeline pipeline = new CapturePipeline(filter, table, report, lt -> problems.add(
-                    source.name() + ": link type " + lt + " is not supported (" + LinkTypeNames.name(lt)
-                            + "): its packets are not counted"));
-            try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), pipeline, source)) {
+            CapturePipeline pipeline = new CapturePipeline(filter, table, report,
+                    lt -> problems.add(FileReplay.unsupported(source.name(), lt)));
+            try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), pipeline, source, this::agentDrops);
+                    AutoCloseable heartbeats = Heartbeats.start(sinks.kafka(), options, source, pipeline, metrics)) {
                 capture(source, pipeline, problems);
                 table.flushAll();
                 sink.flush();
@@ -91,8 +115,8 @@ public final class AgentRunner {
             if (report != null) {
                 report.print(out, source.name(), options.lines());
             }
-            Summary.print(err, source, pipeline, table);
-        } catch (RuntimeException e) {
+            Summary.print(err, source, pipeline, table, sinks.kafka(), agentDrops());
+        } catch (Exception e) {
             err.println("siteflow capture: " + e.getMessage());
             LOG.debug("capture failed", e);
             return ExitCodes.FAILURE;
@@ -106,7 +130,7 @@ public final class AgentRunner {
 
     private void capture(PacketSource source, CapturePipeline pipeline, List<String> problems) {
         Thread timer = null;
-        if (options.live() && options.seconds() != null) {
+        if (options.timely() && options.seconds() != null) {
             timer = new Thread(() -> {
                 try {
                     Thread.sleep(TimeUnit.SECONDS.toMillis(options.seconds()));
@@ -119,10 +143,11 @@ public final class AgentRunner {
             timer.start();
         }
         try {
-            if (options.live()) {
-                try (PacketHandoff handoff = new PacketHandoff(1 << 16, pipeline,
+            if (options.timely()) {
+                try (PacketHandoff h = new PacketHandoff(1 << 16, pipeline,
                         now -> pipeline.table().advanceTime(now), 500)) {
-                    source.run(handoff);
+                    handoff = h;
+                    source.run(h);
                 }
             } else {
                 source.run(pipeline);

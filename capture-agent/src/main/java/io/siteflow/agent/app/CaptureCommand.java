@@ -2,6 +2,7 @@ package io.siteflow.agent.app;
 
 import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.agent.flow.FlowTableConfig;
+import io.siteflow.agent.publish.kafka.KafkaClientProperties;
 import io.siteflow.model.Cidr;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,7 +19,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code siteflow capture}: the agent's command line. Options follow iftop where iftop has one. */
-@Command(name = "capture", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+@Command(name = "capture", separator = " ", mixinStandardHelpOptions = true, header = "Capture live or read a capture file into flow records (JSON, iftop-style report, Kafka).", sortOptions = false, usageHelpAutoWidth = true,
         description = {
             "Capture packets from an interface (-i) or read a capture file (-r), keep those",
             "between the local site and the remote-site CIDRs (-F, like iftop -F), aggregate",
@@ -51,6 +52,14 @@ public final class CaptureCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1")
     Source source;
 
+    @Option(names = "--realtime",
+            description = "With -r: replay the file at the pace it was captured, packet times moved to now "
+                    + "(demos, pipeline tests).")
+    boolean realtime;
+
+    @Option(names = "--loop", description = "With --realtime: start over at the end of the file, until stopped.")
+    boolean loop;
+
     @Option(names = "-F", paramLabel = "CIDR",
             description = "A remote-site network (IPv4 or IPv6; repeat for several). Keeps packets with exactly one "
                     + "end inside, like iftop -F. Without -F every IP packet is kept.")
@@ -67,8 +76,20 @@ public final class CaptureCommand implements Callable<Integer> {
             description = "Extra Kafka client property, e.g. security.protocol=SASL_SSL (repeatable).")
     Map<String, String> kafka = new LinkedHashMap<>();
 
+    @Option(names = "--kafka-config", paramLabel = "FILE",
+            description = "Kafka client properties file (TLS, SASL); --kafka options override it.")
+    Path kafkaConfig;
+
+    @Option(names = "--spool-dir", paramLabel = "DIR",
+            description = "Where records wait while Kafka is unreachable (default: ~/.local/state/siteflow/spool/AGENT).")
+    Path spoolDir;
+
+    @Option(names = "--spool-max-mb", paramLabel = "MB", defaultValue = "1024",
+            description = "Spool limit; beyond it the newest records are dropped and counted. Default: ${DEFAULT-VALUE}.")
+    long spoolMaxMb;
+
     @Option(names = "--json", arity = "0..1", fallbackValue = "-", paramLabel = "FILE",
-            description = "Write flow records as JSON lines to standard output, or to FILE.")
+            description = "Write flow records as JSON lines to standard output, or to FILE (--json FILE).")
     String json;
 
     @Option(names = {"-t", "--text"}, description = "Print an iftop -t style report at the end (and on Ctrl-C).")
@@ -157,9 +178,31 @@ public final class CaptureCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usage("--max-flows: " + e.getMessage());
         }
-        return new CaptureOptions(source.iface, source.file, remote, agent != null ? agent : AgentIds.hostName(),
-                bootstrap, kafka, json, text, seconds, lines, ports, snaplen, bufferMb << 20, metricsPort,
-                Duration.ofSeconds(activeTimeout), Duration.ofSeconds(idleTimeout), flowCfg.maxFlows());
+        String agentId = agent != null ? agent : AgentIds.hostName();
+        Map<String, String> clientProps = new LinkedHashMap<>();
+        if (kafkaConfig != null) {
+            try {
+                clientProps.putAll(KafkaClientProperties.load(kafkaConfig));
+            } catch (java.io.IOException e) {
+                throw usage("--kafka-config " + kafkaConfig + ": " + e.getMessage());
+            }
+        }
+        clientProps.putAll(kafka);
+        if ((realtime || loop) && source.file == null) {
+            throw usage("--realtime and --loop need -r FILE");
+        }
+        if (loop && !realtime) {
+            throw usage("--loop needs --realtime");
+        }
+        if (spoolMaxMb < 1) {
+            throw usage("--spool-max-mb " + spoolMaxMb + ": must be at least 1");
+        }
+        Path spool = spoolDir != null ? spoolDir
+                : Path.of(System.getProperty("user.home"), ".local", "state", "siteflow", "spool", agentId);
+        return new CaptureOptions(source.iface, source.file, remote, agentId,
+                bootstrap, clientProps, json, text, seconds, lines, ports, snaplen, bufferMb << 20, metricsPort,
+                Duration.ofSeconds(activeTimeout), Duration.ofSeconds(idleTimeout), flowCfg.maxFlows(), spool,
+                spoolMaxMb << 20, realtime, loop);
     }
 
     private ParameterException usage(String message) {

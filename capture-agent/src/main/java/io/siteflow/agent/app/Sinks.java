@@ -1,10 +1,12 @@
 package io.siteflow.agent.app;
 
 import io.siteflow.agent.config.CaptureOptions;
-import io.siteflow.agent.flow.RemoteSiteFilter;
 import io.siteflow.agent.publish.FanOutSink;
 import io.siteflow.agent.publish.FlowSink;
 import io.siteflow.agent.publish.json.JsonLinesSink;
+import io.siteflow.agent.publish.kafka.FlowKeys;
+import io.siteflow.agent.publish.kafka.KafkaFlowSink;
+import io.siteflow.agent.publish.kafka.KafkaSinkConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -14,13 +16,22 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Builds the record sinks the options ask for. */
-final class Sinks {
-    private Sinks() {
+/**
+ * The record sinks the options ask for: JSON lines and/or Kafka.
+ *
+ * @param all   every sink, in order
+ * @param kafka the Kafka sink, or null without {@code --bootstrap}
+ */
+record Sinks(FlowSink all, KafkaFlowSink kafka) implements AutoCloseable {
+
+    @Override
+    public void close() {
+        all.close();
     }
 
-    static FlowSink open(CaptureOptions o, RemoteSiteFilter filter, PrintWriter out) {
+    static Sinks open(CaptureOptions o, PrintWriter out) {
         List<FlowSink> sinks = new ArrayList<>();
+        KafkaFlowSink kafka = null;
         if (o.json() != null) {
             if ("-".equals(o.json())) {
                 sinks.add(new JsonLinesSink(out, false));
@@ -32,6 +43,16 @@ final class Sinks {
                 }
             }
         }
-        return new FanOutSink(sinks);
+        if (o.bootstrap() != null) {
+            kafka = KafkaFlowSink.start(KafkaSinkConfig.builder(o.bootstrap(), o.spoolDir())
+                    .clientId("siteflow-agent-" + o.agent())
+                    .clientProperties(o.kafka())
+                    .keyFunction(FlowKeys.localServer(o.remoteCidrs()))
+                    .spoolMaxBytes(o.spoolMaxBytes())
+                    .spoolSegmentBytes(Math.min(8L << 20, o.spoolMaxBytes()))
+                    .build());
+            sinks.add(kafka);
+        }
+        return new Sinks(new FanOutSink(sinks), kafka);
     }
 }

@@ -4,6 +4,7 @@ import io.siteflow.agent.capture.CaptureFailure;
 import io.siteflow.agent.capture.CaptureFileException;
 import io.siteflow.agent.capture.PacketSource;
 import io.siteflow.agent.capture.file.CaptureFileReader;
+import io.siteflow.agent.capture.file.PacedReplay;
 import io.siteflow.agent.capture.live.BpfFilters;
 import io.siteflow.agent.capture.live.LiveCapture;
 import io.siteflow.agent.config.CaptureOptions;
@@ -17,7 +18,7 @@ final class Sources {
 
     static PacketSource open(CaptureOptions o) throws CaptureFileException, CaptureFailure {
         if (!o.live()) {
-            return CaptureFileReader.open(o.file());
+            return o.realtime() ? PacedReplay.open(o.file(), o.loop()) : CaptureFileReader.open(o.file());
         }
         return LiveCapture.builder(o.iface())
                 .snaplen(o.snaplen())

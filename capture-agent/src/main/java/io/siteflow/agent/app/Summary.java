@@ -5,6 +5,8 @@ import io.siteflow.agent.capture.PacketSource;
 import io.siteflow.agent.decode.DecodeStatus;
 import io.siteflow.agent.flow.FlowTable;
 import io.siteflow.agent.metrics.DecodeCounters;
+import io.siteflow.agent.publish.kafka.KafkaFlowSink;
+import io.siteflow.agent.publish.kafka.PublishStats;
 import java.io.PrintWriter;
 
 /** The capture statistics printed to standard error at the end of a capture. */
@@ -12,11 +14,13 @@ final class Summary {
     private Summary() {
     }
 
-    static void print(PrintWriter err, PacketSource source, CapturePipeline pipeline, FlowTable table) {
+    static void print(PrintWriter err, PacketSource source, CapturePipeline pipeline, FlowTable table,
+            KafkaFlowSink kafka, long agentDrops) {
         DecodeCounters c = pipeline.counters();
         CaptureStats stats = source.stats();
-        err.printf("%s: %d packets received, %d dropped by kernel, %d dropped by interface%n", source.name(),
-                Math.max(stats.received(), c.packets()), stats.droppedKernel(), stats.droppedInterface());
+        err.printf("%s: %d packets received, %d dropped by kernel, %d dropped by interface, %d dropped by the agent%n",
+                source.name(), Math.max(stats.received(), c.packets()), stats.droppedKernel(), stats.droppedInterface(),
+                agentDrops);
         err.printf("decoded: %d IP, %d not IP, %d malformed, %d on unsupported link types%n",
                 c.status(DecodeStatus.IP), c.status(DecodeStatus.NOT_IP), c.status(DecodeStatus.MALFORMED),
                 c.status(DecodeStatus.UNSUPPORTED_LINK));
@@ -25,6 +29,11 @@ final class Summary {
         }
         err.printf("kept %d IP packets (%d outside the -F filter); %d flows, %d evicted early%n", c.keptCount(),
                 c.filteredOutCount(), table.flowsCreated(), table.evictions());
+        if (kafka != null) {
+            PublishStats p = kafka.stats();
+            err.printf("kafka: %d records sent, %d spooled, %d replayed, %d dropped, %d rejected%n", p.sent(),
+                    p.spooled(), p.replayed(), p.dropped(), p.rejected());
+        }
         err.flush();
     }
 }

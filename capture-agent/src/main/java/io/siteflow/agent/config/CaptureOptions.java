@@ -27,6 +27,10 @@ import java.util.Map;
  * @param activeTimeout  interim record period
  * @param idleTimeout    idle end of a flow
  * @param maxFlows       flow table bound
+ * @param spoolDir       where records wait while Kafka is unreachable
+ * @param spoolMaxBytes  spool bound; beyond it the newest records are dropped and counted
+ * @param realtime       file: replay at the pace it was captured, packet times moved to now
+ * @param loop           file with {@code realtime}: start over at the end
  */
 public record CaptureOptions(
         String iface,
@@ -45,7 +49,11 @@ public record CaptureOptions(
         Integer metricsPort,
         Duration activeTimeout,
         Duration idleTimeout,
-        int maxFlows) {
+        int maxFlows,
+        Path spoolDir,
+        long spoolMaxBytes,
+        boolean realtime,
+        boolean loop) {
 
     public CaptureOptions {
         remoteCidrs = List.copyOf(remoteCidrs);
@@ -54,6 +62,11 @@ public record CaptureOptions(
 
     public boolean live() {
         return iface != null;
+    }
+
+    /** True when packets arrive in real time (live capture or a paced replay): the hand-off and idle ticks apply. */
+    public boolean timely() {
+        return live() || realtime;
     }
 
     /** The interface or file name, as records and reports name the capture point. */

@@ -17,6 +17,11 @@ final class FlowIndex {
         this.store = store;
     }
 
+    /** Heap bytes of the index. */
+    long footprintBytes() {
+        return (long) table.length * 4;
+    }
+
     static int hash(long aHi, long aLo, long bHi, long bLo, int ports, int proto) {
         long h = aLo * 0x9E3779B97F4A7C15L;
         h ^= bLo * 0xC2B2AE3D27D4EB4FL;

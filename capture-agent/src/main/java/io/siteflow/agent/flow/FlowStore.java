@@ -1,8 +1,8 @@
 package io.siteflow.agent.flow;
 
 /**
- * The state of every flow held by {@link FlowTable}, as parallel primitive arrays indexed by slot (about
- * 180 bytes per flow, no object per flow). End A of a flow is the canonical lower endpoint, so both
+ * The state of every flow held by {@link FlowTable}, as parallel primitive arrays indexed by slot (184 bytes
+ * per flow with the index and eviction list, no object per flow). End A of a flow is the canonical lower endpoint, so both
  * directions of a conversation share one slot; counters are kept per direction A→B and B→A and hold the
  * delta since the flow's previous record. Package-private; not thread-safe.
  */
@@ -88,6 +88,21 @@ final class FlowStore {
         halfToB = new int[capacity];
         halfToA = new int[capacity];
         dataRttMin = new int[capacity];
+    }
+
+    /** Heap bytes of the arrays (element data only; SNI strings, when present, come on top). */
+    long footprintBytes() {
+        long longs = 0;
+        for (long[] a : new long[][] {aHi, aLo, bHi, bLo, abBytes, abPackets, baBytes, baPackets, abFrames, baFrames,
+            recStart, lastSeen, synNs}) {
+            longs += a.length;
+        }
+        long ints = 0;
+        for (int[] a : new int[][] {ports, meta, hashes, tcpFlags, synAckSeq, rtt, l7State, pendSeqAb, pendSeqBa,
+            pendTimeAb, pendTimeBa, halfToB, halfToA, dataRttMin}) {
+            ints += a.length;
+        }
+        return longs * 8 + ints * 4 + (long) sni.length * 4;
     }
 
     boolean matches(int s, long kaHi, long kaLo, long kbHi, long kbLo, int kPorts, int proto) {

@@ -71,6 +71,15 @@ public final class FlowTable {
         this.l7 = l7;
     }
 
+    /**
+     * Heap bytes the table holds for its {@code maxFlows} flows, allocated up front: per-flow arrays, index,
+     * free list and eviction list (SNI strings of TLS flows come on top).
+     */
+    public long footprintBytes() {
+        return st.footprintBytes() + index.footprintBytes() + (long) freeSlots.length * 4
+                + (long) (lruPrev.length + lruNext.length) * 4;
+    }
+
     /** Flows held now. */
     public int size() {
         return size;
@@ -250,11 +259,11 @@ public final class FlowTable {
         }
     }
 
+    /** Visits the flows in use through the recency list (size, not capacity, steps). */
     private void expire() {
-        for (int s = 0; s < capacity; s++) {
-            if (!st.inUse(s)) {
-                continue;
-            }
+        int s = lruHead;
+        while (s >= 0) {
+            int next = lruNext[s];
             long silent = now - st.lastSeen[s];
             if ((isClosed(s) && silent >= lingerNs) || silent >= idleNs) {
                 exportAndRemove(s);
@@ -263,6 +272,7 @@ public final class FlowTable {
                 st.resetCounters(s);
                 st.rtt[s] = -1;
             }
+            s = next;
         }
     }
 

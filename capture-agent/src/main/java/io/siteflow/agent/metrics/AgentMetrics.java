@@ -17,7 +17,9 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 
 /**
  * The agent's Micrometer meters and, when a port is given, a Prometheus endpoint at
@@ -27,18 +29,24 @@ import java.util.Locale;
 public final class AgentMetrics implements AutoCloseable {
     private final PrometheusMeterRegistry registry;
     private final HttpServer server;
+    /** Micrometer's function meters hold their objects weakly: these keep them alive as long as the meters. */
+    private final List<Object> measured;
 
-    private AgentMetrics(PrometheusMeterRegistry registry, HttpServer server) {
+    private AgentMetrics(PrometheusMeterRegistry registry, HttpServer server, List<Object> measured) {
         this.registry = registry;
         this.server = server;
+        this.measured = measured;
     }
 
     /**
      * Registers the meters of a capture and serves them when {@code port} is not null (0 picks a free port).
      */
-    public static AgentMetrics start(Integer port, CapturePipeline pipeline, PacketSource source) {
+    public static AgentMetrics start(Integer port, CapturePipeline pipeline, PacketSource source,
+            LongSupplier agentDrops) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         bind(registry, pipeline, source);
+        FunctionCounter.builder("siteflow.agent.handoff.drops", agentDrops, LongSupplier::getAsLong)
+                .description("live packets dropped because aggregation fell behind the capture").register(registry);
         HttpServer server = null;
         if (port != null) {
             try {
@@ -56,7 +64,7 @@ public final class AgentMetrics implements AutoCloseable {
             });
             server.start();
         }
-        return new AgentMetrics(registry, server);
+        return new AgentMetrics(registry, server, List.of(pipeline, source, agentDrops));
     }
 
     private static void bind(MeterRegistry r, CapturePipeline pipeline, PacketSource source) {

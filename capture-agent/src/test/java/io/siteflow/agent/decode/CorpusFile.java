@@ -2,7 +2,11 @@ package io.siteflow.agent.decode;
 
 import io.siteflow.agent.capture.CaptureException;
 import io.siteflow.agent.capture.PacketHandler;
+import io.siteflow.agent.app.FileReplay;
 import io.siteflow.agent.capture.file.CaptureFileReader;
+import io.siteflow.agent.flow.FlowTableConfig;
+import io.siteflow.agent.publish.FlowSink;
+import io.siteflow.model.FlowRecord;
 import io.siteflow.model.IpAddresses;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,10 +42,10 @@ final class CorpusFile {
         PacketDecoder decoder = new PacketDecoder();
         Packet packet = new Packet();
         try {
+            recordTotals(capture, f.ours);
             read(capture, (ts, linkType, data, offset, capLen, wireLen) -> {
                 DecodeStatus status = decoder.decode(linkType, data, offset, capLen, wireLen, packet);
                 if (status == DecodeStatus.IP) {
-                    add(f.ours, key(packet), wireLen);
                     if (packet.ipVersion == 6 && packet.fragment) {
                         add(f.v6Fragments, key(packet), wireLen);
                     }
@@ -74,6 +78,27 @@ final class CorpusFile {
         return f;
     }
 
+    /**
+     * The agent's own totals: the file replayed through reader, decoder and flow table, and the records'
+     * packets and wire bytes (both directions) summed per unordered IP pair.
+     */
+    private static void recordTotals(Path capture, Map<String, long[]> totals) {
+        FileReplay.run(capture, "corpus", FlowTableConfig.DEFAULTS, new FlowSink() {
+            @Override
+            public void accept(FlowRecord r) {
+                String v = r.src().indexOf(':') >= 0 ? "ipv6" : "ipv4";
+                long[] c = totals.computeIfAbsent(key(v.equals("ipv6") ? 6 : 4, r.src(), r.dst()), k -> new long[2]);
+                c[0] += r.totalPackets();
+                c[1] += r.frameBytes() + r.rframeBytes();
+            }
+
+            @Override
+            public void close() {
+            }
+        });
+        totals.values().removeIf(c -> c[0] == 0);
+    }
+
     /** Reads with the project's reader; a damaged or cut-short file ends quietly, as tshark's tables do. */
     private static void read(Path capture, PacketHandler handler) {
         try (CaptureFileReader reader = CaptureFileReader.open(capture)) {
@@ -86,6 +111,9 @@ final class CorpusFile {
     Verdict verdict() {
         if (error != null) {
             return Verdict.DIFFERENT;
+        }
+        if (equal(ours, truth)) {
+            return Verdict.EXACT;
         }
         if (!v6Fragments.isEmpty() && onlyFragmentsDiffer()) {
             return Verdict.IPV6_FRAGMENTS;
@@ -150,6 +178,10 @@ final class CorpusFile {
         long[] counts = map.computeIfAbsent(key, k -> new long[2]);
         counts[0]++;
         counts[1] += wireLen;
+    }
+
+    private static boolean equal(Map<String, long[]> a, Map<String, long[]> b) {
+        return a.size() == b.size() && a.entrySet().stream().allMatch(e -> same(e.getValue(), b.get(e.getKey())));
     }
 
     private static boolean same(long[] a, long[] b) {

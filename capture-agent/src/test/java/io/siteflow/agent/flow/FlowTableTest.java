@@ -221,4 +221,10 @@ class FlowTableTest {
                 .hasMessage("max flows must be 16-67108864, got 3");
         assertThat(FlowTableConfig.DEFAULTS.idleTimeout()).isEqualTo(Duration.ofSeconds(30));
     }
+
+    @Test
+    void holdsAFlowInAtMost200BytesOfHeap() {
+        FlowTable big = table(FlowTableConfig.DEFAULTS.withMaxFlows(1 << 20));
+        assertThat(big.footprintBytes() / (1 << 20)).isEqualTo(184);
+    }
 }

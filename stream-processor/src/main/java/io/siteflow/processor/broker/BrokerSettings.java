@@ -38,6 +38,7 @@ final class BrokerSettings {
         p.put("transaction.state.log.num.partitions", "1");
         p.put("share.coordinator.state.topic.replication.factor", "1");
         p.put("share.coordinator.state.topic.min.isr", "1");
+        p.put("share.coordinator.state.topic.num.partitions", "1");
         p.put("min.insync.replicas", "1");
         p.put("group.initial.rebalance.delay.ms", "0");
         p.put("log.cleaner.dedupe.buffer.size", Long.toString(DEDUPE_BUFFER_BYTES));

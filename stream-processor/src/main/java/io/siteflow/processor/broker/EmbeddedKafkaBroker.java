@@ -3,8 +3,12 @@ package io.siteflow.processor.broker;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -18,6 +22,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
 import org.apache.kafka.server.common.MetadataVersion;
@@ -81,16 +86,26 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         Ports.requireFree(host, port, "broker");
         Ports.requireFree(host, controllerPort, "controller");
         Properties props = BrokerSettings.of(host, port, controllerPort, dataDir, overrides);
-        KafkaConfig config = new KafkaConfig(props, false);
-        formatIfNeeded();
-        KafkaRaftServer s = new KafkaRaftServer(config, Time.SYSTEM);
-        server = s;
+        KafkaConfig config;
         try {
-            s.startup();
+            config = new KafkaConfig(props, false);
+        } catch (ConfigException e) {
+            throw new BrokerStartException("broker settings refused: " + e.getMessage(), e);
+        }
+        formatIfNeeded();
+        requireUnlocked();
+        ExitGuard guard = new ExitGuard("broker on " + bootstrap());
+        try {
+            server = new KafkaRaftServer(config, Time.SYSTEM);
+            server.startup();
         } catch (RuntimeException e) {
-            stopQuietly();
-            throw new BrokerStartException("broker on " + bootstrap() + " (data " + dataDir + ") failed to start: "
-                    + e.getMessage(), e);
+            if (server != null) {
+                stopQuietly();
+            }
+            throw new BrokerStartException("broker on " + bootstrap() + " (data " + dataDir
+                    + ") failed to start: " + e.getMessage(), e);
+        } finally {
+            guard.close();
         }
         awaitReady();
         LOG.info("kafka broker up on {} (controller {}:{}, data {}) in {} ms", bootstrap(), host, controllerPort,
@@ -161,6 +176,22 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             throw new BrokerStartException("cannot create data directory " + dataDir + ": " + e.getMessage(), e);
         } catch (Exception e) {
             throw new BrokerStartException("cannot format kafka storage in " + dataDir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Kafka's own check would end the JVM: refuse a directory another broker has locked first. */
+    private void requireUnlocked() {
+        Path lock = dataDir.resolve(".lock");
+        try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            FileLock l = ch.tryLock();
+            if (l == null) {
+                throw new BrokerStartException("data directory " + dataDir + " is in use by another broker");
+            }
+            l.release();
+        } catch (OverlappingFileLockException e) {
+            throw new BrokerStartException("data directory " + dataDir + " is in use by another broker", e);
+        } catch (IOException e) {
+            throw new BrokerStartException("cannot lock data directory " + dataDir + ": " + e.getMessage(), e);
         }
     }
 

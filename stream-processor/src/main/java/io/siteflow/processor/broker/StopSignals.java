@@ -12,13 +12,13 @@ import org.slf4j.LoggerFactory;
  * reflection (as Kafka's own {@code LoggingSignalHandler} does) to keep the build free of
  * internal-API warnings; falls back to a shutdown hook where signals cannot be handled.
  */
-final class StopSignals {
+public final class StopSignals {
     private static final Logger LOG = LoggerFactory.getLogger(StopSignals.class);
 
     private StopSignals() {
     }
 
-    static void onStop(Runnable action) {
+    public static void onStop(Runnable action) {
         try {
             Class<?> signalClass = Class.forName("sun.misc.Signal");
             Class<?> handlerClass = Class.forName("sun.misc.SignalHandler");

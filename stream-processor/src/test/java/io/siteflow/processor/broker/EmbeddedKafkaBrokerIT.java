@@ -91,6 +91,18 @@ class EmbeddedKafkaBrokerIT {
         }
     }
 
+    @Test
+    void refusesADataDirectoryAnotherBrokerUses() {
+        try (EmbeddedKafkaBroker first = EmbeddedKafkaBroker.builder(dir).build()) {
+            first.start();
+            EmbeddedKafkaBroker second = EmbeddedKafkaBroker.builder(dir).build();
+            assertThatThrownBy(second::start)
+                    .isInstanceOf(BrokerStartException.class)
+                    .hasMessage("data directory " + dir + " is in use by another broker");
+            second.close();
+        }
+    }
+
     private static ServerSocket bindAnyPort() throws IOException {
         ServerSocket s = new ServerSocket();
         s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));

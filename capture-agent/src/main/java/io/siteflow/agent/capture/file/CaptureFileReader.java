@@ -34,7 +34,7 @@ import java.util.zip.ZipException;
  */
 public final class CaptureFileReader implements PacketSource {
     /** Size of the read buffer: records are handed out straight from it. */
-    static final int DEFAULT_BUFFER_SIZE = 8 * 1024 * 1024;
+    static final int DEFAULT_BUFFER_SIZE = 1024 * 1024;
     private static final int GZIP_BUFFER_SIZE = 256 * 1024;
 
     private final Path file;

@@ -17,14 +17,16 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Walks {@code ${siteflow.corpus}}, decodes every packet and compares, per file, the packets and wire bytes
- * of each unordered IP pair with tshark's ipv4/ipv6 conversation rows in {@code truth/<path>.conv.tsv}.
+ * Walks {@code ${siteflow.corpus}}, replays every capture through the agent (reader → decoder → flow
+ * table, as {@code siteflow capture -r} does) and compares, per file, the packets and wire bytes of each
+ * unordered IP pair, summed over both directions of all records, with tshark's ipv4/ipv6 conversation rows
+ * in {@code truth/<path>.conv.tsv}.
  * A file passes when the counts are equal; when tshark counts more only because it also counts tunnels'
  * inner headers (verified: those frames carry the pair's addresses again) or reads link types we do not;
  * or when it is listed, with its reason, in {@link CorpusDifferences}. Report:
  * {@code target/decoder-corpus-report.txt}.
  */
-class DecoderCorpusTest {
+class CorpusTruthTest {
 
     @Test
     void countsEveryIpPairLikeTsharkAcrossTheCorpus() throws IOException {
@@ -56,10 +58,10 @@ class DecoderCorpusTest {
         }
         String summary = captures.size() + " files: " + verdicts;
         report.add(0, summary);
-        Path out = Paths.get("target", "decoder-corpus-report.txt");
+        Path out = Paths.get("target", "corpus-truth-report.txt");
         Files.createDirectories(out.getParent());
         Files.write(out, report);
-        System.out.println("DecoderCorpusTest: " + summary + " (report: " + out.toAbsolutePath() + ")");
+        System.out.println("CorpusTruthTest: " + summary + " (report: " + out.toAbsolutePath() + ")");
         assertThat(captures).hasSizeGreaterThan(0);
         assertThat(unexplained).isEmpty();
     }

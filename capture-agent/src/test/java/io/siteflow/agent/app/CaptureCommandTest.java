@@ -1,0 +1,198 @@
+package io.siteflow.agent.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.siteflow.agent.synth.Endpoint;
+import io.siteflow.agent.synth.Frames;
+import io.siteflow.agent.synth.PcapWriter;
+import io.siteflow.model.FlowRecord;
+import io.siteflow.model.FlowRecordJson;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code siteflow capture -r} as a user runs it: outputs, the -F filter, exit codes and messages. */
+class CaptureCommandTest {
+    private static final long T0 = 1_764_000_000_000_000_000L;
+    private static final Endpoint WLS3 = Endpoint.of("10.2.0.20", 40112);
+    private static final Endpoint DB1 = Endpoint.of("10.1.0.10", 1521);
+    private static final Endpoint WLS4 = Endpoint.of("10.2.0.21", 40200);
+
+    @TempDir
+    Path dir;
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = AgentMain.commandLine(new CaptureCommand());
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    /** wls3 → db1: a handshake, 100 bytes each way, an RST; wls3 → wls4 (same site): one UDP datagram. */
+    private Path capture() throws IOException {
+        Path file = dir.resolve("small.pcap");
+        try (PcapWriter w = PcapWriter.create(file, PcapWriter.Resolution.NANOS, 65535)) {
+            w.write(T0, Frames.tcp(WLS3, DB1, 1, new Frames.TcpHeader(1000, 0, Frames.SYN, 64240), new byte[0], 0, 0));
+            w.write(T0 + 6_500_000, Frames.tcp(DB1, WLS3, 2, new Frames.TcpHeader(5000, 1001, Frames.SYN | Frames.ACK, 64240),
+                    new byte[0], 0, 0));
+            w.write(T0 + 6_600_000, Frames.tcp(WLS3, DB1, 3, new Frames.TcpHeader(1001, 5001, Frames.ACK, 64240),
+                    new byte[0], 0, 0));
+            w.write(T0 + 7_000_000, Frames.tcp(WLS3, DB1, 4, new Frames.TcpHeader(1001, 5001, Frames.PSH | Frames.ACK, 64240),
+                    new byte[100], 0, 100));
+            w.write(T0 + 14_000_000, Frames.tcp(DB1, WLS3, 5, new Frames.TcpHeader(5001, 1101, Frames.PSH | Frames.ACK, 64240),
+                    new byte[100], 0, 100));
+            w.write(T0 + 15_000_000, Frames.tcp(WLS3, DB1, 6, new Frames.TcpHeader(1101, 5101, Frames.RST, 0),
+                    new byte[0], 0, 0));
+            w.write(T0 + 20_000_000, Frames.udp(WLS3, WLS4, 7, new byte[50], 0, 50));
+        }
+        return file;
+    }
+
+    private static List<FlowRecord> records(String jsonLines) throws Exception {
+        List<FlowRecord> out = new ArrayList<>();
+        for (String line : jsonLines.split("\n")) {
+            if (!line.isBlank()) {
+                out.add(FlowRecordJson.parse(line));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void jsonWritesOneFinalRecordPerFlowWithHandshakeRtt() throws Exception {
+        Run r = run("-r", capture().toString(), "--json", "--agent", "wls3");
+
+        assertThat(r.code()).as(r.err()).isZero();
+        List<FlowRecord> recs = records(r.out());
+        assertThat(recs).hasSize(2);
+        FlowRecord db = recs.stream().filter(x -> x.dstPort() == 1521).findFirst().orElseThrow();
+        assertThat(db.src()).isEqualTo("10.2.0.20");
+        assertThat(db.packets()).isEqualTo(4);
+        assertThat(db.rpackets()).isEqualTo(2);
+        assertThat(db.bytes()).isEqualTo(4 * 40 + 100);
+        assertThat(db.rbytes()).isEqualTo(2 * 40 + 100);
+        assertThat(db.frameBytes()).isEqualTo(4 * 54 + 100);
+        assertThat(db.rttMicros()).isEqualTo(6_600L);
+        assertThat(db.agent()).isEqualTo("wls3");
+        assertThat(db.iface()).isEqualTo("small.pcap");
+        assertThat(db.isFinal()).isTrue();
+        assertThat(r.err()).contains("small.pcap: 7 packets received, 0 dropped by kernel, 0 dropped by interface, 0 dropped by the agent")
+                .contains("decoded: 7 IP, 0 not IP, 0 malformed, 0 on unsupported link types");
+    }
+
+    @Test
+    void remoteSiteFilterKeepsOnlyCrossSitePacketsLikeIftop() throws Exception {
+        Run r = run("-r", capture().toString(), "--json", "-F", "10.1.0.0/16");
+
+        assertThat(r.code()).isZero();
+        List<FlowRecord> recs = records(r.out());
+        assertThat(recs).extracting(FlowRecord::dst).containsExactly("10.1.0.10");
+        assertThat(r.err()).contains("kept 6 IP packets (1 outside the -F filter); 1 flows, 0 evicted early");
+    }
+
+    @Test
+    void sameFileGivesTheSameRecordsOnEveryRun() throws Exception {
+        Path f = capture();
+        assertThat(run("-r", f.toString(), "--json", "--agent", "a").out())
+                .isEqualTo(run("-r", f.toString(), "--json", "--agent", "a").out());
+    }
+
+    @Test
+    void textReportShowsTheRemoteEndOnTheLeftWithIftopUnits() throws Exception {
+        Run r = run("-r", capture().toString(), "--text", "-F", "10.1.0.0/16", "-L", "0");
+
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).containsPattern("   1 10\\.1\\.0\\.10 +=> ")
+                .containsPattern("     10\\.2\\.0\\.20 +<= ")
+                .containsPattern("Cumulative \\(sent/received/total\\): +180B +260B +440B");
+    }
+
+    @Test
+    void jsonToAFileWritesTheSameLines() throws Exception {
+        Path out = dir.resolve("flows.jsonl");
+        Run r = run("-r", capture().toString(), "--json", out.toString(), "--agent", "a");
+        assertThat(r.code()).isZero();
+        assertThat(Files.readString(out)).isEqualTo(run("-r", capture().toString(), "--json", "--agent", "a").out());
+    }
+
+    @Test
+    void badCidrIsAUsageErrorWithTheIftopMessage() {
+        Run r = run("-r", "x.pcap", "-F", "10.1.0.0/33");
+        assertThat(r.code()).isEqualTo(64);
+        assertThat(r.err()).startsWith("siteflow capture: -F 10.1.0.0/33: prefix length must be 0-32");
+    }
+
+    @Test
+    void missingFileIsExitCodeTwo() {
+        Run r = run("-r", dir.resolve("missing.pcap").toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).isEqualTo("siteflow capture: " + dir.resolve("missing.pcap") + ": no such file"
+                + System.lineSeparator());
+    }
+
+    @Test
+    void cutShortFileKeepsTheRecordsReadBeforeTheCutAndExitsTwo() throws Exception {
+        Path f = capture();
+        byte[] all = Files.readAllBytes(f);
+        Path cut = dir.resolve("cut.pcap");
+        Files.write(cut, java.util.Arrays.copyOf(all, all.length - 10));
+
+        Run r = run("-r", cut.toString(), "--json");
+
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(records(r.out())).hasSize(1);
+        assertThat(records(r.out()).get(0).totalPackets()).isEqualTo(6);
+        assertThat(r.err()).containsPattern("cut\\.pcap: cut short at byte \\d+: packet record needs");
+    }
+
+    @Test
+    void unsupportedLinkTypeIsReportedOnceAndExitsTwo() throws Exception {
+        Path f = dir.resolve("arcnet.pcap");
+        byte[] header = {(byte) 0xd4, (byte) 0xc3, (byte) 0xb2, (byte) 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            (byte) 0xff, (byte) 0xff, 0, 0, (byte) 129, 0, 0, 0};
+        byte[] rec = {1, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 1, 2, 3, 4};
+        Files.write(f, concat(header, rec, rec));
+
+        Run r = run("-r", f.toString(), "--json");
+
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).containsOnlyOnce(
+                "arcnet.pcap: link type 129 is not supported (ARCNET_LINUX): its packets are not counted");
+    }
+
+    @Test
+    void helpExplainsEveryOption() {
+        Run r = run("--help");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).containsPattern("-F +CIDR +A remote-site network").containsPattern("-i +IFACE +Capture live")
+                .contains("--json [FILE]", "--bootstrap HOST:PORT", "--snaplen BYTES", "--metrics-port PORT",
+                        "--spool-dir DIR", "--kafka-config FILE", "Exit codes:", "64   wrong usage");
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        int n = 0;
+        for (byte[] p : parts) {
+            n += p.length;
+        }
+        byte[] out = new byte[n];
+        int o = 0;
+        for (byte[] p : parts) {
+            System.arraycopy(p, 0, out, o, p.length);
+            o += p.length;
+        }
+        return out;
+    }
+}

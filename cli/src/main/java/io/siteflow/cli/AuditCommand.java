@@ -1,0 +1,124 @@
+package io.siteflow.cli;
+
+import io.siteflow.agent.app.ExitCodes;
+import io.siteflow.agent.app.FileReplay;
+import io.siteflow.agent.flow.FlowTableConfig;
+import io.siteflow.agent.publish.FlowSink;
+import io.siteflow.model.FlowRecord;
+import io.siteflow.model.IpAddresses;
+import io.siteflow.rules.model.SiteModel;
+import io.siteflow.rules.verdict.AuditCsv;
+import io.siteflow.rules.verdict.AuditReport;
+import io.siteflow.rules.verdict.AuditReportJson;
+import io.siteflow.rules.verdict.AuditText;
+import io.siteflow.rules.verdict.OfflineAudit;
+import io.siteflow.rules.verdict.Verdict;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code siteflow audit}: capture → flows → classify → verdict, offline, without Kafka. */
+@Command(name = "audit", separator = " ", mixinStandardHelpOptions = true, header = "Offline verdict for a capture: DB share of each server's cross-site bytes.", sortOptions = false,
+        description = {"Classify the traffic of a capture file with a site model and give the verdict per",
+            "audited server and remote site (DB share of the cross-site bytes against the threshold), per",
+            "window and for the whole capture: the report a network team pastes into an audit.", "",
+            "Example: siteflow audit stress-test.pcap --sites sites.yaml --format json --server 10.2.0.20", ""},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:done", "2:capture or site model not read whole (the report covers what was read)",
+            "64:wrong usage"})
+public final class AuditCommand implements Callable<Integer> {
+
+    /** Output formats. */
+    enum Format { text, json, csv }
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "FILE", description = "Capture file: pcap, pcapng or gzip-compressed.")
+    Path capture;
+
+    @Option(names = "--sites", required = true, paramLabel = "FILE", description = "The site model (sites.yaml).")
+    Path sites;
+
+    @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT",
+            description = "text (default), json (the verdict JSON of DESIGN.md) or csv.")
+    Format format;
+
+    @Option(names = "--server", paramLabel = "ADDR", description = "Only this audited server.")
+    String server;
+
+    @Option(names = "--window", defaultValue = "60", paramLabel = "SECONDS",
+            description = "Tumbling window length. Default: ${DEFAULT-VALUE}.")
+    int windowSeconds;
+
+    @Option(names = "--agent", defaultValue = "audit", paramLabel = "ID", description = "Agent id in the records.")
+    String agent;
+
+    @Override
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        String serverFilter = normalisedServer();
+        if (windowSeconds <= 0) {
+            throw new ParameterException(spec.commandLine(), "--window " + windowSeconds + ": must be positive");
+        }
+        Optional<SiteModel> model = SiteModels.load(sites, err, false);
+        if (model.isEmpty()) {
+            return ExitCodes.INPUT;
+        }
+        OfflineAudit audit = new OfflineAudit(model.get(), windowSeconds * 1000L);
+        FileReplay.Result replay = FileReplay.run(capture, agent, FlowTableConfig.DEFAULTS, new FlowSink() {
+            @Override
+            public void accept(FlowRecord r) {
+                audit.accept(r);
+            }
+
+            @Override
+            public void close() {
+            }
+        });
+        AuditReport report = filter(audit.report(capture.getFileName().toString(), replay.counters().packets(), 0),
+                serverFilter);
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(switch (format) {
+            case text -> AuditText.render(report);
+            case json -> AuditReportJson.toJson(report) + "\n";
+            case csv -> AuditCsv.render(report);
+        });
+        out.flush();
+        replay.problems().forEach(err::println);
+        err.flush();
+        return replay.complete() ? ExitCodes.OK : ExitCodes.INPUT;
+    }
+
+    private String normalisedServer() {
+        if (server == null) {
+            return null;
+        }
+        try {
+            long[] a = IpAddresses.parse(server);
+            return IpAddresses.format(a[0], a[1]);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--server " + e.getMessage());
+        }
+    }
+
+    private static AuditReport filter(AuditReport r, String server) {
+        if (server == null) {
+            return r;
+        }
+        return new AuditReport(r.capture(), r.rules(), keep(r.verdicts(), server), keep(r.windows(), server),
+                r.sitePairs());
+    }
+
+    private static List<Verdict> keep(List<Verdict> verdicts, String server) {
+        return verdicts.stream().filter(v -> v.server().equals(server)).toList();
+    }
+}

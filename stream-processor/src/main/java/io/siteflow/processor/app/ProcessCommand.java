@@ -1,0 +1,191 @@
+package io.siteflow.processor.app;
+
+import io.siteflow.processor.broker.StopSignals;
+import io.siteflow.processor.topology.TopologyConfig;
+import io.siteflow.rules.load.LoadResult;
+import io.siteflow.rules.load.SiteModelLoader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.streams.KafkaStreams;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code siteflow process}: validates the site model, ensures the topics, publishes the model on
+ * {@code siteflow.sites}, runs the Streams topology (and the HTTP frontend when one is on the class path or
+ * given) until SIGINT/SIGTERM or {@link #stop()}, then stops cleanly.
+ *
+ * <p>Exit codes: 0 after a clean stop; 1 when Kafka cannot be reached or Streams fails; 2 when the sites file
+ * cannot be read; 64 for wrong usage and for a site model with errors (each printed as {@code file:line:col: ...}).
+ */
+@Command(name = "process", mixinStandardHelpOptions = true,
+        description = "Run the stream processor: classify flows, aggregate per audited pair, emit verdicts.")
+public final class ProcessCommand implements Callable<Integer> {
+    public static final int USAGE = 64;
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessCommand.class);
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--bootstrap", required = true, paramLabel = "H:P", description = "Kafka bootstrap servers")
+    String bootstrap;
+
+    @Option(names = "--sites", required = true, paramLabel = "FILE", description = "site model (sites.yaml)")
+    Path sites;
+
+    @Option(names = "--http-port", paramLabel = "P", description = "HTTP API port (default: none)")
+    int httpPort;
+
+    @Option(names = "--http-bind", paramLabel = "ADDR", description = "HTTP bind address (default: ${DEFAULT-VALUE})")
+    String httpBind = "127.0.0.1";
+
+    @Option(names = "--advertised-host", paramLabel = "H",
+            description = "host other instances reach this one at (default: the bind address)")
+    String advertisedHost;
+
+    @Option(names = "--http-token", paramLabel = "T", description = "bearer token the HTTP API requires")
+    String httpToken = "";
+
+    @Option(names = "--kafka", paramLabel = "K=V", description = "Kafka/Streams property (repeatable)")
+    Map<String, String> kafka = new LinkedHashMap<>();
+
+    @Option(names = "--state-dir", paramLabel = "DIR", description = "Streams state directory (default: ${DEFAULT-VALUE})")
+    Path stateDir = Path.of(".siteflow", "streams");
+
+    @Option(names = "--application-id", paramLabel = "ID", description = "Streams application id (default: ${DEFAULT-VALUE})")
+    String applicationId = TopologyConfig.DEFAULT_APPLICATION_ID;
+
+    @Option(names = "--window", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "verdict window (default: 60s)")
+    Duration window = TopologyConfig.DEFAULTS.window();
+
+    @Option(names = "--grace", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "grace for late records (default: 10s)")
+    Duration grace = TopologyConfig.DEFAULTS.grace();
+
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final HttpFrontend given;
+    private volatile ProcessorRuntime runtime;
+
+    /** With the HTTP frontend found by {@link ServiceLoader}, if any. */
+    public ProcessCommand() {
+        this(null);
+    }
+
+    /** With this HTTP frontend (null: look one up with {@link ServiceLoader}). */
+    public ProcessCommand(HttpFrontend frontend) {
+        this.given = frontend;
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        ProcessorSettings settings;
+        String yaml;
+        try {
+            settings = settings();
+            yaml = Files.readString(sites, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        } catch (IOException e) {
+            err.println("siteflow process: cannot read " + sites + ": " + e.getMessage());
+            return 2;
+        }
+        LoadResult model = SiteModelLoader.parse(sites.toString(), yaml);
+        model.diagnostics().forEach(err::println);
+        err.flush();
+        if (!model.errors().isEmpty()) {
+            return USAGE;
+        }
+        return run(settings, yaml, err);
+    }
+
+    private int run(ProcessorSettings settings, String yaml, PrintWriter err) {
+        Optional<HttpFrontend> frontend = Optional.ofNullable(given)
+                .or(() -> ServiceLoader.load(HttpFrontend.class).findFirst());
+        try {
+            Startup.prepare(settings, yaml);
+        } catch (RuntimeException e) {
+            err.println("siteflow process: " + e.getMessage());
+            return 1;
+        }
+        LOG.info("effective configuration: {}", settings.describe());
+        ProcessorRuntime rt = ProcessorRuntime.create(settings,
+                frontend.map(HttpFrontend::instanceClient).orElse(io.siteflow.processor.query.InstanceClient.NONE));
+        rt.streams().setStateListener((now, before) -> {
+            if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.PENDING_ERROR) {
+                LOG.error("Kafka Streams failed ({} -> {}); stopping", before, now);
+                stopped.countDown();
+            }
+        });
+        StopSignals.onStop(stopped::countDown);
+        rt.start();
+        runtime = rt;
+        frontend.ifPresent(f -> f.start(rt));
+        spec.commandLine().getOut().println("siteflow process: running as " + settings.topology().applicationId()
+                + (frontend.isPresent() && settings.httpPort() > 0 ? ", http on " + settings.httpBind() + ":"
+                + settings.httpPort() : ""));
+        spec.commandLine().getOut().flush();
+        awaitStop();
+        frontend.ifPresent(HttpFrontend::close);
+        boolean failed = rt.streams().state() == KafkaStreams.State.ERROR
+                || rt.streams().state() == KafkaStreams.State.PENDING_ERROR;
+        rt.close();
+        return failed ? 1 : 0;
+    }
+
+    private void awaitStop() {
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private ProcessorSettings settings() {
+        TopologyConfig topology = TopologyConfig.DEFAULTS.withApplicationId(applicationId).withWindow(window, grace);
+        if (httpPort < 0 || httpPort > 65535) {
+            throw new IllegalArgumentException("--http-port: " + httpPort + " is not a port (0-65535)");
+        }
+        return new ProcessorSettings(bootstrap, sites, httpPort, httpBind,
+                advertisedHost == null ? httpBind : advertisedHost, httpToken, kafka, stateDir, topology);
+    }
+
+    /** Asks a running command to stop, as SIGTERM does. */
+    public void stop() {
+        stopped.countDown();
+    }
+
+    /** The runtime once Kafka Streams has been started. */
+    public Optional<ProcessorRuntime> runtime() {
+        return Optional.ofNullable(runtime);
+    }
+
+    /** A picocli command line with siteflow's exit codes (64 for wrong usage). */
+    public static CommandLine commandLine(ProcessCommand command) {
+        CommandLine cl = new CommandLine(command);
+        cl.setParameterExceptionHandler((ex, args) -> {
+            ex.getCommandLine().getErr().println("siteflow process: " + ex.getMessage());
+            return USAGE;
+        });
+        return cl;
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine(new ProcessCommand()).execute(args));
+    }
+}

@@ -1,0 +1,98 @@
+package io.siteflow.processor.app;
+
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.siteflow.processor.query.Cluster;
+import io.siteflow.processor.query.InstanceClient;
+import io.siteflow.processor.query.KafkaStreamsStores;
+import io.siteflow.processor.query.LocalStoreView;
+import io.siteflow.processor.query.StreamsQueries;
+import io.siteflow.processor.topology.ModelCache;
+import io.siteflow.processor.topology.PipelineMetrics;
+import io.siteflow.processor.topology.SiteflowTopology;
+import java.time.Clock;
+import java.time.Duration;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * A running stream processor: the {@link KafkaStreams} instance, the {@link StreamsQueries} over its stores and
+ * the Prometheus registry with Kafka Streams' metrics and siteflow's own. What the HTTP side is given.
+ * Lifecycle: {@link #create}, {@link #start}, {@link #close} (once; idempotent). Thread-safe.
+ */
+public final class ProcessorRuntime implements AutoCloseable {
+    private final ProcessorSettings settings;
+    private final KafkaStreams streams;
+    private final StreamsQueries queries;
+    private final PrometheusMeterRegistry registry;
+    private final PipelineMetrics metrics;
+    private KafkaStreamsMetrics streamsMetrics;
+    private boolean closed;
+
+    private ProcessorRuntime(ProcessorSettings settings, KafkaStreams streams, StreamsQueries queries,
+                             PrometheusMeterRegistry registry, PipelineMetrics metrics) {
+        this.settings = settings;
+        this.streams = streams;
+        this.queries = queries;
+        this.registry = registry;
+        this.metrics = metrics;
+    }
+
+    /** Builds the topology and the Kafka Streams instance (not started). */
+    public static ProcessorRuntime create(ProcessorSettings settings, InstanceClient client) {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        PipelineMetrics metrics = new PipelineMetrics(registry);
+        ModelCache models = new ModelCache();
+        KafkaStreams streams = new KafkaStreams(SiteflowTopology.build(settings.topology(), models, metrics),
+                settings.streamsProperties());
+        Cluster cluster = settings.httpPort() > 0
+                ? Cluster.of(streams, new HostInfo(settings.advertisedHost(), settings.httpPort()))
+                : Cluster.SINGLE;
+        StreamsQueries queries = new StreamsQueries(new LocalStoreView(new KafkaStreamsStores(streams)), cluster,
+                client, models, () -> streams.state() == KafkaStreams.State.RUNNING, Clock.systemUTC());
+        return new ProcessorRuntime(settings, streams, queries, registry, metrics);
+    }
+
+    /** Binds Kafka Streams' metrics and starts processing. */
+    public synchronized void start() {
+        streamsMetrics = new KafkaStreamsMetrics(streams);
+        streamsMetrics.bindTo(registry);
+        streams.start();
+    }
+
+    public ProcessorSettings settings() {
+        return settings;
+    }
+
+    public KafkaStreams streams() {
+        return streams;
+    }
+
+    public StreamsQueries queries() {
+        return queries;
+    }
+
+    /** Everything to export on {@code /metrics}. */
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    public PipelineMetrics metrics() {
+        return metrics;
+    }
+
+    /** Stops Kafka Streams (committing what was processed) and the metrics. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        streams.close(Duration.ofSeconds(30));
+        if (streamsMetrics != null) {
+            streamsMetrics.close();
+        }
+        registry.close();
+    }
+}

@@ -1,0 +1,78 @@
+package io.siteflow.processor.app;
+
+import io.siteflow.processor.topology.TopologyConfig;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.TreeMap;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * Everything {@code siteflow process} runs with, validated by the command. Immutable.
+ *
+ * @param bootstrap      Kafka bootstrap servers {@code host:port[,...]}
+ * @param sitesFile      the site model file
+ * @param httpPort       HTTP port, 0 for none
+ * @param httpBind       HTTP bind address
+ * @param advertisedHost host name other instances reach this one at (with {@code httpPort}: {@code application.server})
+ * @param httpToken      bearer token for the HTTP API, empty for none (a secret: masked in logs)
+ * @param kafka          extra Kafka/Streams properties ({@code --kafka K=V}); they override the defaults
+ * @param stateDir       Kafka Streams state directory
+ * @param topology       the topology settings
+ */
+public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, String httpBind,
+                                String advertisedHost, String httpToken, Map<String, String> kafka, Path stateDir,
+                                TopologyConfig topology) {
+    private static final String MASK = "*****";
+
+    public ProcessorSettings {
+        Objects.requireNonNull(bootstrap, "bootstrap");
+        Objects.requireNonNull(sitesFile, "sitesFile");
+        Objects.requireNonNull(httpBind, "httpBind");
+        Objects.requireNonNull(advertisedHost, "advertisedHost");
+        Objects.requireNonNull(httpToken, "httpToken");
+        Objects.requireNonNull(stateDir, "stateDir");
+        Objects.requireNonNull(topology, "topology");
+        kafka = Map.copyOf(kafka);
+    }
+
+    /** The Kafka Streams properties: siteflow's defaults, then {@code --kafka} overrides. */
+    public Properties streamsProperties() {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, topology.applicationId());
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        p.put("processing.exception.handler.global.enabled", "true");
+        if (httpPort > 0) {
+            p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertisedHost + ":" + httpPort);
+        }
+        p.putAll(kafka);
+        return p;
+    }
+
+    /** The effective configuration for the start-up log line, secrets masked. */
+    public Map<String, String> describe() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("sites", sitesFile.toString());
+        m.put("http", httpPort > 0 ? httpBind + ":" + httpPort : "off");
+        m.put("http.token", httpToken.isEmpty() ? "none" : MASK);
+        m.put("window", topology.window().toString());
+        m.put("grace", topology.grace().toString());
+        m.put("dedupe.retention", topology.dedupeRetention().toString());
+        m.put("history.retention", topology.historyRetention().toString());
+        m.put("baseline", topology.baseline().toString());
+        Properties p = streamsProperties();
+        new TreeMap<>(p).forEach((k, v) -> m.put(k.toString(), secret(k.toString()) ? MASK : v.toString()));
+        return m;
+    }
+
+    /** True for property names whose values are secrets. */
+    static boolean secret(String key) {
+        String k = key.toLowerCase(java.util.Locale.ROOT);
+        return k.contains("password") || k.contains("secret") || k.contains("token") || k.endsWith("jaas.config")
+                || k.contains("key.password") || k.contains("credentials");
+    }
+}

@@ -1,0 +1,61 @@
+package io.siteflow.processor.app;
+
+import io.siteflow.processor.broker.SiteflowTopics;
+import io.siteflow.processor.broker.TopicAdmin;
+import io.siteflow.processor.topology.TopologySpec;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * What {@code siteflow process} does before Kafka Streams starts: creates the missing siteflow topics and
+ * publishes the site model YAML on {@code siteflow.sites} under key {@code sites} (compacted: the newest model
+ * wins, every instance and restart reads it). Stateless.
+ */
+final class Startup {
+    private Startup() {
+    }
+
+    /** @throws IllegalStateException naming the step when Kafka refuses or does not answer within 30 s */
+    static void prepare(ProcessorSettings settings, String yaml) {
+        Map<String, Object> client = new HashMap<>(settings.kafka());
+        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
+        try (Admin admin = Admin.create(clientOnly(client))) {
+            TopicAdmin.ensureTopics(admin, SiteflowTopics.SINGLE_NODE);
+        } catch (TopicAdmin.TopicAdminException e) {
+            throw new IllegalStateException("topics: " + e.getMessage(), e);
+        }
+        Map<String, Object> producer = clientOnly(client);
+        producer.put(ProducerConfig.ACKS_CONFIG, "all");
+        producer.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
+        try (KafkaProducer<String, String> p = new KafkaProducer<>(producer, new StringSerializer(),
+                new StringSerializer())) {
+            p.send(new ProducerRecord<>(TopologySpec.SITES, TopologySpec.SITES_KEY, yaml)).get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            throw new IllegalStateException("publish site model: " + (e.getCause() != null ? e.getCause() : e), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("publish site model: interrupted", e);
+        }
+    }
+
+    /** The {@code --kafka} properties a plain client understands (drops Streams-only ones). */
+    private static Map<String, Object> clientOnly(Map<String, Object> all) {
+        Map<String, Object> out = new HashMap<>();
+        all.forEach((k, v) -> {
+            if (k.equals(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG) || k.startsWith("security.")
+                    || k.startsWith("ssl.") || k.startsWith("sasl.") || k.startsWith("client.")) {
+                out.put(k, v);
+            }
+        });
+        return out;
+    }
+}

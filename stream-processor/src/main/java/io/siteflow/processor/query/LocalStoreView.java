@@ -1,0 +1,104 @@
+package io.siteflow.processor.query;
+
+import io.siteflow.processor.topology.AlertJson;
+import io.siteflow.processor.topology.HeartbeatJson;
+import io.siteflow.processor.topology.TalkerStats;
+import io.siteflow.processor.topology.TopologySpec;
+import io.siteflow.rules.verdict.PairAggregate;
+import io.siteflow.rules.verdict.PairAggregateJson;
+import io.siteflow.rules.verdict.VerdictCalculator;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyWindowStore;
+
+/**
+ * This instance's stores as a {@link StoreView}, plus the global stores every instance holds whole (site
+ * model, heartbeats). Reads snapshots; thread-safe as the stores are.
+ */
+public final class LocalStoreView implements StoreView {
+    private final StoreSource stores;
+
+    public LocalStoreView(StoreSource stores) {
+        this.stores = stores;
+    }
+
+    @Override
+    public Optional<String> cumulative(String pairKey) {
+        PairAggregate a = stores.<PairAggregate>keyValue(TopologySpec.CUMULATIVE_STORE).get(pairKey);
+        return Optional.ofNullable(a).map(x -> new String(PairAggregateJson.toBytes(x), StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public boolean observerDrops(String server) {
+        String observer = stores.<String>keyValue(TopologySpec.OBSERVER_STORE).get(server);
+        if (observer == null) {
+            return false;
+        }
+        return HeartbeatJson.parse(stores.<String>keyValue(TopologySpec.AGENTS_STORE).get(observer), 0)
+                .map(s -> VerdictCalculator.dropsAboveLimit(s.received(), s.droppedKernel() + s.droppedInterface()))
+                .orElse(false);
+    }
+
+    @Override
+    public List<String> latestWindows() {
+        List<String> out = new ArrayList<>();
+        try (KeyValueIterator<String, String> it = stores.<String>keyValue(TopologySpec.LATEST_STORE).all()) {
+            it.forEachRemaining(kv -> out.add(kv.value));
+        }
+        return out;
+    }
+
+    @Override
+    public List<String> windows(long fromMs, long toMs) {
+        List<String> out = new ArrayList<>();
+        if (toMs <= fromMs) {
+            return out;
+        }
+        ReadOnlyWindowStore<String, String> h = stores.window(TopologySpec.HISTORY_STORE);
+        try (KeyValueIterator<Windowed<String>, String> it = h.fetchAll(
+                java.time.Instant.ofEpochMilli(fromMs), java.time.Instant.ofEpochMilli(toMs - 1))) {
+            it.forEachRemaining(kv -> out.add(kv.value));
+        }
+        return out;
+    }
+
+    @Override
+    public List<Alert> alerts(int limit) {
+        List<Alert> all = new ArrayList<>();
+        ReadOnlyWindowStore<String, String> s = stores.window(TopologySpec.ALERT_STORE);
+        try (KeyValueIterator<Windowed<String>, String> it = s.all()) {
+            it.forEachRemaining(kv -> all.add(AlertJson.parse(kv.value)));
+        }
+        all.sort(Comparator.comparingLong(Alert::timeMs).reversed().thenComparing(Alert::key));
+        return all.subList(0, Math.min(Math.max(limit, 0), all.size()));
+    }
+
+    @Override
+    public List<TalkerRow> talkers(boolean ports, String category, int limit) {
+        List<KeyValue<String, TalkerStats>> rows = new ArrayList<>();
+        try (KeyValueIterator<String, TalkerStats> it = stores.<TalkerStats>keyValue(TopologySpec.TALKER_STORE).all()) {
+            it.forEachRemaining(rows::add);
+        }
+        return Talkers.rows(rows, ports, category, limit);
+    }
+
+    /** The site-model YAML on {@code siteflow.sites}, or null before there is one. */
+    public String sitesYaml() {
+        return stores.<String>keyValue(TopologySpec.SITES_STORE).get(TopologySpec.SITES_KEY);
+    }
+
+    /** Every heartbeat JSON held in the global agents store, by agent id. */
+    public List<String> heartbeats() {
+        List<String> out = new ArrayList<>();
+        try (KeyValueIterator<String, String> it = stores.<String>keyValue(TopologySpec.AGENTS_STORE).all()) {
+            it.forEachRemaining(kv -> out.add(kv.value));
+        }
+        return out;
+    }
+}

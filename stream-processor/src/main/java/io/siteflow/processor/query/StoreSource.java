@@ -1,0 +1,17 @@
+package io.siteflow.processor.query;
+
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyWindowStore;
+
+/**
+ * Opens this instance's state stores by name (all local tasks together): over {@code KafkaStreams#store} in
+ * production, over {@code TopologyTestDriver} in tests. Thread-safe.
+ */
+public interface StoreSource {
+
+    /** @throws org.apache.kafka.streams.errors.InvalidStateStoreException while the store is not queryable */
+    <V> ReadOnlyKeyValueStore<String, V> keyValue(String name);
+
+    /** @throws org.apache.kafka.streams.errors.InvalidStateStoreException while the store is not queryable */
+    <V> ReadOnlyWindowStore<String, V> window(String name);
+}

@@ -1,0 +1,170 @@
+package io.siteflow.processor.query;
+
+import io.siteflow.processor.topology.ActiveModel;
+import io.siteflow.processor.topology.HeartbeatJson;
+import io.siteflow.processor.topology.ModelCache;
+import io.siteflow.rules.classify.FlowSyntax;
+import io.siteflow.rules.verdict.AuditPair;
+import io.siteflow.rules.verdict.PairAggregate;
+import io.siteflow.rules.verdict.PairAggregateJson;
+import io.siteflow.rules.verdict.Verdict;
+import io.siteflow.rules.verdict.VerdictCalculator;
+import io.siteflow.rules.verdict.VerdictFormatException;
+import io.siteflow.rules.verdict.VerdictJson;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+
+/**
+ * {@link SiteflowQueries} over the topology's state stores. Per-pair answers (cumulative verdicts) go to the
+ * instance that owns the server's task ({@link Cluster#remoteOwner}); list answers ask every instance and
+ * merge. The cumulative verdict of a pair no instance holds yet is computed from an empty aggregate
+ * (INSUFFICIENT), as the offline audit does. Thread-safe.
+ *
+ * <p>Failures: {@code org.apache.kafka.streams.errors.InvalidStateStoreException} while stores are not queryable
+ * (start-up, rebalance), {@link InstanceClient.RemoteQueryException} when another instance does not answer;
+ * {@link #explain} throws {@link IllegalArgumentException} for a flow that is not in the flow syntax.
+ */
+public final class StreamsQueries implements SiteflowQueries {
+    private static final Comparator<Verdict> BY_PAIR = Comparator.comparing(Verdict::server)
+            .thenComparing(Verdict::remoteSite);
+    private final LocalStoreView local;
+    private final Cluster cluster;
+    private final InstanceClient client;
+    private final ModelCache models;
+    private final BooleanSupplier ready;
+    private final Clock clock;
+
+    public StreamsQueries(LocalStoreView local, Cluster cluster, InstanceClient client, ModelCache models,
+                          BooleanSupplier ready, Clock clock) {
+        this.local = local;
+        this.cluster = cluster;
+        this.client = client;
+        this.models = models;
+        this.ready = ready;
+        this.clock = clock;
+    }
+
+    /** The view of this instance's stores (what an internal API endpoint serves to other instances). */
+    public LocalStoreView local() {
+        return local;
+    }
+
+    @Override
+    public List<Verdict> cumulativeVerdicts() {
+        Optional<ActiveModel> m = model();
+        if (m.isEmpty()) {
+            return List.of();
+        }
+        List<Verdict> out = new ArrayList<>();
+        for (AuditPair p : m.get().pairs()) {
+            String server = p.server().address();
+            StoreView view = cluster.remoteOwner(server).map(client::at).orElse(local);
+            PairAggregate agg = view.cumulative(ActiveModel.pairKey(p)).map(StreamsQueries::aggregate)
+                    .orElseGet(PairAggregate::new);
+            out.add(cumulative(m.get(), p, agg, view.observerDrops(server)));
+        }
+        out.sort(BY_PAIR);
+        return out;
+    }
+
+    /** The cumulative verdict of a pair from its aggregate, as the offline audit computes it. */
+    public static Verdict cumulative(ActiveModel m, AuditPair p, PairAggregate agg, boolean drops) {
+        return VerdictCalculator.verdict(p, agg, m.model().threshold(), m.model().minCrossBytes(), Optional.empty(),
+                drops, m.model().version());
+    }
+
+    @Override
+    public List<Verdict> latestWindows() {
+        List<Verdict> out = verdicts(StoreView::latestWindows);
+        out.sort(BY_PAIR);
+        return out;
+    }
+
+    @Override
+    public List<Verdict> windows(long fromMs, long toMs) {
+        List<Verdict> out = verdicts(v -> v.windows(fromMs, toMs));
+        out.sort(Comparator.comparingLong((Verdict v) -> v.window().orElseThrow().start()).thenComparing(BY_PAIR));
+        return out;
+    }
+
+    @Override
+    public List<AgentStatus> agents() {
+        long now = clock.millis();
+        return local.heartbeats().stream().map(h -> HeartbeatJson.parse(h, now)).flatMap(Optional::stream)
+                .sorted(Comparator.comparing(AgentStatus::agent)).toList();
+    }
+
+    @Override
+    public List<Alert> alerts(int limit) {
+        List<Alert> all = new ArrayList<>();
+        views().forEach(v -> all.addAll(v.alerts(limit)));
+        all.sort(Comparator.comparingLong(Alert::timeMs).reversed().thenComparing(Alert::key));
+        return all.subList(0, Math.min(Math.max(limit, 0), all.size()));
+    }
+
+    @Override
+    public List<TalkerRow> talkers(boolean ports, String category, int limit) {
+        List<TalkerRow> all = new ArrayList<>();
+        views().forEach(v -> all.addAll(v.talkers(ports, category, limit)));
+        all.sort(Comparator.comparingDouble((TalkerRow r) -> r.out10s() + r.in10s()).reversed());
+        return all.subList(0, Math.min(Math.max(limit, 0), all.size()));
+    }
+
+    @Override
+    public RulesInfo rules() {
+        return model().map(m -> new RulesInfo(m.model().version(), m.yaml(), m.loadedMs()))
+                .orElse(new RulesInfo("none", "", 0));
+    }
+
+    @Override
+    public String explain(String flow) {
+        return model().map(m -> m.classifier().explain(FlowSyntax.parse(flow)))
+                .orElse("no site model in force\n");
+    }
+
+    @Override
+    public boolean ready() {
+        return ready.getAsBoolean();
+    }
+
+    private Optional<ActiveModel> model() {
+        return models.forYaml(local.sitesYaml());
+    }
+
+    private List<StoreView> views() {
+        List<StoreView> out = new ArrayList<>();
+        out.add(local);
+        cluster.others().forEach(h -> out.add(client.at(h)));
+        return out;
+    }
+
+    private List<Verdict> verdicts(Function<StoreView, List<String>> read) {
+        List<Verdict> out = new ArrayList<>();
+        for (StoreView v : views()) {
+            read.apply(v).forEach(json -> out.add(verdict(json)));
+        }
+        return out;
+    }
+
+    private static Verdict verdict(String json) {
+        try {
+            return VerdictJson.parse(json);
+        } catch (VerdictFormatException e) {
+            throw new IllegalStateException("verdict store: " + e.getMessage(), e);
+        }
+    }
+
+    private static PairAggregate aggregate(String json) {
+        try {
+            return PairAggregateJson.parse(json.getBytes(StandardCharsets.UTF_8));
+        } catch (VerdictFormatException e) {
+            throw new IllegalStateException("cumulative store: " + e.getMessage(), e);
+        }
+    }
+}

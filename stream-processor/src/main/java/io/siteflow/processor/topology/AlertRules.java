@@ -1,0 +1,79 @@
+package io.siteflow.processor.topology;
+
+import io.siteflow.processor.query.Alert;
+import io.siteflow.rules.model.Category;
+import io.siteflow.rules.verdict.Outcome;
+import io.siteflow.rules.verdict.RttSummary;
+import io.siteflow.rules.verdict.SitePairRtt;
+import io.siteflow.rules.verdict.Verdict;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.WindowStore;
+
+/**
+ * The alert rules: a FAIL window verdict ({@code FAIL}, key = server); a window whose RTT median between the
+ * server's site and the remote site is above Oracle's 10 ms limit ({@code RTT}, key = {@code site|remoteSite});
+ * a cross-site (category, peer, port) of a server first seen after the baseline period ({@code NEW_PEER},
+ * key = server). The baseline runs for the configured event time from the first record this task processed
+ * (its start is kept in the meta store, so a restart does not start a new baseline); the port is the
+ * responder's (service) port. Every alert is also kept in the alerts window store for queries. Not
+ * thread-safe (one per task).
+ */
+final class AlertRules {
+    static final String BASELINE_KEY = "baseline-start";
+    private final long baselineMs;
+    private final KeyValueStore<String, Long> meta;
+    private final KeyValueStore<String, Long> peers;
+    private final WindowStore<String, String> alerts;
+
+    AlertRules(long baselineMs, KeyValueStore<String, Long> meta, KeyValueStore<String, Long> peers,
+               WindowStore<String, String> alerts) {
+        this.baselineMs = baselineMs;
+        this.meta = meta;
+        this.peers = peers;
+        this.alerts = alerts;
+    }
+
+    /** A NEW_PEER alert when this (server, category, peer, port) is new and the baseline is over. */
+    Optional<Alert> peer(String server, Category category, String peer, int port, long timeMs) {
+        Long start = meta.get(BASELINE_KEY);
+        if (start == null) {
+            start = timeMs;
+            meta.put(BASELINE_KEY, start);
+        }
+        String key = server + "|" + category.name() + "|" + peer + "|" + port;
+        if (peers.get(key) != null) {
+            return Optional.empty();
+        }
+        peers.put(key, timeMs);
+        if (timeMs < start + baselineMs) {
+            return Optional.empty();
+        }
+        return Optional.of(keep(new Alert("NEW_PEER", server, timeMs, "new cross-site peer of " + server + ": "
+                + category.name() + " with " + peer + " port " + port + ", not seen in the baseline")));
+    }
+
+    /** FAIL and RTT alerts of a closed-window verdict, at the window end. */
+    List<Alert> window(Verdict v) {
+        List<Alert> out = new ArrayList<>();
+        long time = v.window().orElseThrow().end();
+        if (v.verdict() == Outcome.FAIL) {
+            out.add(keep(new Alert("FAIL", v.server(), time, v.name() + " (" + v.server() + ") towards "
+                    + v.remoteSite() + ": FAIL, " + v.reason())));
+        }
+        RttSummary rtt = v.rttMicros();
+        if (rtt.samples() > 0 && rtt.p50() > SitePairRtt.ORACLE_LIMIT_MICROS) {
+            out.add(keep(new Alert("RTT", v.site() + "|" + v.remoteSite(), time, "RTT median " + rtt.p50()
+                    + " us between " + v.site() + " and " + v.remoteSite() + " (seen by " + v.server()
+                    + ") is above the 10 ms limit")));
+        }
+        return out;
+    }
+
+    private Alert keep(Alert a) {
+        alerts.put(a.key(), AlertJson.toJson(a), a.timeMs());
+        return a;
+    }
+}

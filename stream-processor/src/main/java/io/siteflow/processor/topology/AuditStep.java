@@ -1,0 +1,137 @@
+package io.siteflow.processor.topology;
+
+import io.siteflow.model.FlowRecord;
+import io.siteflow.processor.query.Alert;
+import io.siteflow.rules.classify.Classification;
+import io.siteflow.rules.classify.Classifier;
+import io.siteflow.rules.model.Flow;
+import io.siteflow.rules.model.Site;
+import io.siteflow.rules.verdict.AuditPair;
+import io.siteflow.rules.verdict.Verdict;
+import io.siteflow.rules.verdict.VerdictCalculator;
+import io.siteflow.rules.verdict.VerdictJson;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The audit of records keyed by audited server address: re-classifies with the model in force, applies the
+ * observer rule, adds the record to its pair's window and cumulative aggregates, the talker table and the
+ * new-peer rule, then closes the windows that stream time has passed and emits their verdicts and alerts.
+ * Closing runs inline after each record, so it is deterministic and covered by exactly-once: store updates and
+ * emitted records commit together. Stream time here is the step's own: the largest {@code start} of the records
+ * that reached it (kept in a store, so it survives restarts); records that never reach the step (unreadable,
+ * duplicate, not audited) do not move it.
+ */
+final class AuditStep implements Processor<String, FlowRecord, String, Output> {
+    private static final String STREAM_TIME = "stream-time";
+    private final TopologyConfig config;
+    private final ModelCache models;
+    private final PipelineMetrics metrics;
+    private ProcessorContext<String, Output> context;
+    private StateStore sites;
+    private ObserverRule observers;
+    private PairWindows windows;
+    private AlertRules alerts;
+    private TalkerTable talkers;
+    private KeyValueStore<String, Long> meta;
+
+    AuditStep(TopologyConfig config, ModelCache models, PipelineMetrics metrics) {
+        this.config = config;
+        this.models = models;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Output> context) {
+        this.context = context;
+        sites = context.getStateStore(TopologySpec.SITES_STORE);
+        observers = new ObserverRule(context.getStateStore(TopologySpec.OBSERVER_STORE),
+                context.getStateStore(TopologySpec.AGENTS_STORE));
+        windows = new PairWindows(config, context.getStateStore(TopologySpec.OPEN_WINDOW_STORE),
+                context.getStateStore(TopologySpec.CUMULATIVE_STORE), context.getStateStore(TopologySpec.HISTORY_STORE),
+                context.getStateStore(TopologySpec.LATEST_STORE));
+        meta = context.getStateStore(TopologySpec.META_STORE);
+        alerts = new AlertRules(config.baseline().toMillis(), meta, context.getStateStore(TopologySpec.PEER_STORE),
+                context.getStateStore(TopologySpec.ALERT_STORE));
+        talkers = new TalkerTable(context.getStateStore(TopologySpec.TALKER_STORE));
+    }
+
+    @Override
+    public void process(Record<String, FlowRecord> rec) {
+        Optional<ActiveModel> m = models.forYaml(GlobalText.get(sites, TopologySpec.SITES_KEY));
+        if (m.isEmpty()) {
+            metrics.noModel.increment();
+            return;
+        }
+        long now = advance(rec.value().start());
+        count(m.get(), rec.key(), rec.value(), now);
+        close(m.get(), now);
+    }
+
+    /** The step's stream time: the largest record start it has seen (kept in the meta store). */
+    private long advance(long start) {
+        Long t = meta.get(STREAM_TIME);
+        if (t == null || start > t) {
+            meta.put(STREAM_TIME, start);
+            return start;
+        }
+        return t;
+    }
+
+    private void count(ActiveModel m, String server, FlowRecord r, long now) {
+        Flow f = Classifier.flowOf(r);
+        Classification c = m.classifier().classify(f);
+        boolean isSrc = server.equals(f.src());
+        Site remoteSite = isSrc ? c.dstSite() : c.srcSite();
+        String remote = isSrc ? f.dst() : f.src();
+        Optional<AuditPair> pair = m.pair(server, remoteSite.name());
+        if (pair.isEmpty()) {
+            metrics.unaudited.increment();
+            return;
+        }
+        if (!observers.counts(pair.get().server(), r.agent())) {
+            metrics.otherObserver.increment();
+            return;
+        }
+        if (!windows.add(ActiveModel.pairKey(pair.get()), r, c, remote, now)) {
+            metrics.late.increment();
+        }
+        talkers.add(server, isSrc, remote, c.category(), r);
+        alerts.peer(server, c.category(), remote, r.dstPort(), r.start()).ifPresent(this::emit);
+    }
+
+    private void close(ActiveModel m, long now) {
+        long t0 = System.nanoTime();
+        List<PairWindows.Closed> closed = windows.closeDue(now);
+        for (PairWindows.Closed c : closed) {
+            int bar = c.pairKey().indexOf('|');
+            Optional<AuditPair> pair = m.pair(c.pairKey().substring(0, bar), c.pairKey().substring(bar + 1));
+            if (pair.isEmpty()) {
+                continue; // the model in force no longer audits this pair
+            }
+            Verdict v = VerdictCalculator.verdict(pair.get(), c.aggregate(), m.model().threshold(),
+                    m.model().minCrossBytes(), Optional.of(c.window()),
+                    observers.dropsAboveLimit(pair.get().server().address()), m.model().version());
+            String json = VerdictJson.toJson(v);
+            windows.keep(c, json);
+            metrics.verdicts.increment();
+            context.forward(new Record<>(c.pairKey(), new Output(TopologySpec.VERDICTS, c.pairKey(), json),
+                    c.window().end()));
+            alerts.window(v).forEach(this::emit);
+        }
+        if (!closed.isEmpty()) {
+            metrics.windowClose.record(System.nanoTime() - t0, java.util.concurrent.TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void emit(Alert a) {
+        metrics.alerts.increment();
+        context.forward(new Record<>(a.key(), new Output(TopologySpec.ALERTS, a.key(), AlertJson.toJson(a)),
+                a.timeMs()));
+    }
+}

@@ -1,0 +1,60 @@
+package io.siteflow.processor.topology;
+
+import io.siteflow.processor.query.AgentStatus;
+import io.siteflow.rules.model.Host;
+import io.siteflow.rules.verdict.VerdictCalculator;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * One observer per audited server (DESIGN.md, "Verdict"): a record counts for server S only when its agent is
+ * S's observer. S's host agent is the agent whose id equals S's host name in the site model; once it has been
+ * seen (a record of it about S, or any heartbeat of it on {@code siteflow.agents}) it is S's observer for good.
+ * Until then the first other agent whose record about S arrives (the site's edge agent) is the observer.
+ * Records of other agents are not added (they stay on the topic for cross-checks).
+ *
+ * <p>Start-up race: records the edge agent sent before the host agent's first record or heartbeat reached this
+ * task count; afterwards only the host agent's do, so a flow in progress at the switch may be counted partly by
+ * each. Backed by the {@link TopologySpec#OBSERVER_STORE} store (changelogged) and the global agents store.
+ */
+final class ObserverRule {
+    private final KeyValueStore<String, String> observers;
+    private final StateStore agents;
+
+    ObserverRule(KeyValueStore<String, String> observers, StateStore agents) {
+        this.observers = observers;
+        this.agents = agents;
+    }
+
+    /** True when {@code agent}'s record counts for {@code server}; updates the observer of the server. */
+    boolean counts(Host server, String agent) {
+        String hostAgent = server.name();
+        String current = observers.get(server.address());
+        if (agent.equals(hostAgent) || hostAgent.equals(current)
+                || GlobalText.get(agents, hostAgent) != null) {
+            if (!hostAgent.equals(current)) {
+                observers.put(server.address(), hostAgent);
+            }
+            return agent.equals(hostAgent);
+        }
+        if (current == null) {
+            observers.put(server.address(), agent);
+            return true;
+        }
+        return current.equals(agent);
+    }
+
+    /** True when the server's observer last reported more than 0.1% of packets dropped (kernel + interface). */
+    boolean dropsAboveLimit(String serverAddress) {
+        String observer = observers.get(serverAddress);
+        if (observer == null) {
+            return false;
+        }
+        return HeartbeatJson.parse(GlobalText.get(agents, observer), 0)
+                .map(ObserverRule::drops).orElse(false);
+    }
+
+    private static boolean drops(AgentStatus s) {
+        return VerdictCalculator.dropsAboveLimit(s.received(), s.droppedKernel() + s.droppedInterface());
+    }
+}

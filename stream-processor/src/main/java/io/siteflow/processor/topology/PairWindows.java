@@ -1,0 +1,101 @@
+package io.siteflow.processor.topology;
+
+import io.siteflow.model.FlowRecord;
+import io.siteflow.rules.classify.Classification;
+import io.siteflow.rules.verdict.PairAggregate;
+import io.siteflow.rules.verdict.Window;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.WindowStore;
+
+/**
+ * The aggregates of one task's audited pairs: cumulative since start, and per tumbling window of event time
+ * (the window of a record's {@code start}, as in the offline audit) until the window closes, i.e. until stream
+ * time reaches window end + grace. A record whose window has closed is late: it is added to the cumulative
+ * aggregate only. Closed windows leave the open-window store; their verdicts go to the history (window store,
+ * retention from the config) and to the latest-window store. An in-memory index of open windows by end time,
+ * rebuilt from the store at start, keeps the close check cheap. Not thread-safe (one per task).
+ */
+final class PairWindows {
+    private final long windowMs;
+    private final long graceMs;
+    private final KeyValueStore<String, PairAggregate> open;
+    private final KeyValueStore<String, PairAggregate> cumulative;
+    private final WindowStore<String, String> history;
+    private final KeyValueStore<String, String> latest;
+    private final TreeMap<Long, TreeSet<String>> openByEnd = new TreeMap<>();
+
+    /** A window that closed: its pair key, window and aggregate. */
+    record Closed(String pairKey, Window window, PairAggregate aggregate) {
+    }
+
+    PairWindows(TopologyConfig config, KeyValueStore<String, PairAggregate> open,
+                KeyValueStore<String, PairAggregate> cumulative, WindowStore<String, String> history,
+                KeyValueStore<String, String> latest) {
+        this.windowMs = config.window().toMillis();
+        this.graceMs = config.grace().toMillis();
+        this.open = open;
+        this.cumulative = cumulative;
+        this.history = history;
+        this.latest = latest;
+        try (KeyValueIterator<String, PairAggregate> it = open.all()) {
+            it.forEachRemaining(kv -> index(kv.key));
+        }
+    }
+
+    /**
+     * Adds a record of the pair, with the remote end's address.
+     *
+     * @return false when the record's window had closed (the record is late and counted cumulatively only)
+     */
+    boolean add(String pairKey, FlowRecord r, Classification c, String remoteAddress, long streamTime) {
+        PairAggregate total = cumulative.get(pairKey);
+        total = total == null ? new PairAggregate() : total;
+        total.add(r, c, remoteAddress);
+        cumulative.put(pairKey, total);
+        Window w = Window.of(r.start(), windowMs);
+        if (w.end() + graceMs <= streamTime) {
+            return false;
+        }
+        String key = pairKey + "|" + w.start();
+        PairAggregate agg = open.get(key);
+        agg = agg == null ? new PairAggregate() : agg;
+        agg.add(r, c, remoteAddress);
+        open.put(key, agg);
+        index(key);
+        return true;
+    }
+
+    /** Removes and returns the windows that stream time has closed, oldest first. */
+    List<Closed> closeDue(long streamTime) {
+        List<Closed> out = new ArrayList<>();
+        while (!openByEnd.isEmpty() && openByEnd.firstKey() + graceMs <= streamTime) {
+            Map.Entry<Long, TreeSet<String>> e = openByEnd.pollFirstEntry();
+            for (String key : e.getValue()) {
+                PairAggregate agg = open.delete(key);
+                if (agg != null) {
+                    int bar = key.lastIndexOf('|');
+                    long start = Long.parseLong(key.substring(bar + 1));
+                    out.add(new Closed(key.substring(0, bar), new Window(start, start + windowMs), agg));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Keeps a closed window's verdict JSON for reports. */
+    void keep(Closed c, String verdictJson) {
+        history.put(c.pairKey(), verdictJson, c.window().start());
+        latest.put(c.pairKey(), verdictJson);
+    }
+
+    private void index(String key) {
+        long start = Long.parseLong(key.substring(key.lastIndexOf('|') + 1));
+        openByEnd.computeIfAbsent(start + windowMs, k -> new TreeSet<>()).add(key);
+    }
+}

@@ -1,0 +1,97 @@
+package io.siteflow.processor.topology;
+
+import static io.siteflow.processor.topology.TopologySpec.AGENTS;
+import static io.siteflow.processor.topology.TopologySpec.AGENTS_STORE;
+import static io.siteflow.processor.topology.TopologySpec.ALERTS;
+import static io.siteflow.processor.topology.TopologySpec.BYTES;
+import static io.siteflow.processor.topology.TopologySpec.DLQ;
+import static io.siteflow.processor.topology.TopologySpec.FLOWS;
+import static io.siteflow.processor.topology.TopologySpec.FLOW_RECORD;
+import static io.siteflow.processor.topology.TopologySpec.SITES;
+import static io.siteflow.processor.topology.TopologySpec.SITES_STORE;
+import static io.siteflow.processor.topology.TopologySpec.STRING;
+import static io.siteflow.processor.topology.TopologySpec.VERDICTS;
+
+import io.siteflow.model.FlowRecord;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The siteflow Kafka Streams topology (stream-processor/docs/topology.md): flow records in, verdicts, alerts
+ * and dead letters out, state stores for the queries. Read top to bottom; one comment per step. Stateless.
+ */
+public final class SiteflowTopology {
+    private SiteflowTopology() {
+    }
+
+    /** The topology with its own model cache and unregistered metrics (tests). */
+    public static Topology build(TopologyConfig config) {
+        return build(config, new ModelCache(), PipelineMetrics.unregistered());
+    }
+
+    /**
+     * The topology.
+     *
+     * @param models  the site-model cache the processors and the query side share
+     * @param metrics the pipeline counters
+     */
+    public static Topology build(TopologyConfig config, ModelCache models, PipelineMetrics metrics) {
+        StreamsBuilder builder = new StreamsBuilder();
+
+        // the site model (YAML text under key "sites") and the agents' last heartbeats: global, on every instance
+        builder.globalTable(SITES, Consumed.with(STRING, STRING), textStore(SITES_STORE));
+        builder.globalTable(AGENTS, Consumed.with(STRING, STRING), textStore(AGENTS_STORE));
+        StateStores.addTo(builder, config);
+
+        // flow records as bytes, event time = the record's start
+        KStream<byte[], Parsed> parsed = builder
+                .stream(FLOWS, Consumed.with(BYTES, BYTES).withTimestampExtractor(new FlowStartTimestampExtractor())
+                        .withName("flows"))
+                // parse; what does not parse becomes a dead letter
+                .processValues(() -> new ParseStep(metrics), Named.as("parse"));
+
+        // dead letters to siteflow.dlq under their original key
+        parsed.filter((k, v) -> v instanceof Parsed.Bad, Named.as("unreadable"))
+                .mapValues(v -> ((Parsed.Bad) v).deadLetterJson(), Named.as("dead-letter"))
+                .to(DLQ, Produced.with(BYTES, STRING).withName("to-dlq"));
+
+        KStream<String, Output> out = parsed
+                // readable records go on
+                .filter((k, v) -> v instanceof Parsed.Ok, Named.as("readable"))
+                .mapValues(v -> ((Parsed.Ok) v).record(), Named.as("record"))
+                // drop a record whose id was seen within the dedupe retention
+                .processValues(() -> new DedupeStep(config.dedupeRetention(), metrics), Named.as("dedupe"),
+                        TopologySpec.DEDUPE_STORE)
+                // classify; keep records of audited pairs, keyed by each audited server they concern
+                .<String, FlowRecord>process(() -> new RouteStep(models, metrics), Named.as("route"))
+                // all records of one server meet in one task
+                .repartition(Repartitioned.with(STRING, FLOW_RECORD).withName(TopologySpec.BY_SERVER))
+                // observer rule, window and cumulative aggregates, close windows, verdicts and alerts
+                .process(() -> new AuditStep(config, models, metrics), Named.as("audit"), StateStores.AUDIT_STORES);
+
+        // window verdicts to siteflow.verdicts keyed "server|remoteSite", alerts to siteflow.alerts
+        out.split(Named.as("output-"))
+                .branch((k, v) -> v.topic().equals(VERDICTS), Branched.withConsumer(s -> s
+                        .mapValues(Output::json, Named.as("verdict-json"))
+                        .to(VERDICTS, Produced.with(STRING, STRING).withName("to-verdicts")), "verdicts"))
+                .branch((k, v) -> v.topic().equals(ALERTS), Branched.withConsumer(s -> s
+                        .mapValues(Output::json, Named.as("alert-json"))
+                        .to(ALERTS, Produced.with(STRING, STRING).withName("to-alerts")), "alerts"));
+
+        return builder.build();
+    }
+
+    private static Materialized<String, String, KeyValueStore<Bytes, byte[]>> textStore(String name) {
+        return Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as(name)
+                .withKeySerde(STRING).withValueSerde(STRING);
+    }
+}

@@ -1,0 +1,50 @@
+package io.siteflow.processor.topology;
+
+import java.time.Duration;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.WindowStore;
+
+/**
+ * The topology's own state stores: persistent (RocksDB) and changelogged, so a restart or a moved task
+ * restores them. Key-value stores are cached, so an aggregate updated by many records within one commit interval
+ * reaches RocksDB and its changelog once. Window stores drop whole segments once older than their retention.
+ * Stateless.
+ */
+final class StateStores {
+    /** The stores of the audit step. */
+    static final String[] AUDIT_STORES = {TopologySpec.OBSERVER_STORE, TopologySpec.OPEN_WINDOW_STORE,
+        TopologySpec.CUMULATIVE_STORE, TopologySpec.HISTORY_STORE, TopologySpec.LATEST_STORE,
+        TopologySpec.ALERT_STORE, TopologySpec.PEER_STORE, TopologySpec.TALKER_STORE, TopologySpec.META_STORE};
+
+    private StateStores() {
+    }
+
+    static void addTo(StreamsBuilder builder, TopologyConfig config) {
+        builder.addStateStore(window(TopologySpec.DEDUPE_STORE, config.dedupeRetention(), Serdes.Long(), false));
+        builder.addStateStore(kv(TopologySpec.OBSERVER_STORE, TopologySpec.STRING));
+        builder.addStateStore(kv(TopologySpec.OPEN_WINDOW_STORE, TopologySpec.PAIR_AGGREGATE));
+        builder.addStateStore(kv(TopologySpec.CUMULATIVE_STORE, TopologySpec.PAIR_AGGREGATE));
+        builder.addStateStore(window(TopologySpec.HISTORY_STORE, config.historyRetention(), TopologySpec.STRING, false));
+        builder.addStateStore(kv(TopologySpec.LATEST_STORE, TopologySpec.STRING));
+        builder.addStateStore(window(TopologySpec.ALERT_STORE, config.historyRetention(), TopologySpec.STRING, true));
+        builder.addStateStore(kv(TopologySpec.PEER_STORE, Serdes.Long()));
+        builder.addStateStore(kv(TopologySpec.TALKER_STORE, TopologySpec.TALKER_STATS));
+        builder.addStateStore(kv(TopologySpec.META_STORE, Serdes.Long()));
+    }
+
+    private static <V> StoreBuilder<KeyValueStore<String, V>> kv(String name, Serde<V> values) {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), TopologySpec.STRING, values)
+                .withCachingEnabled();
+    }
+
+    private static <V> StoreBuilder<WindowStore<String, V>> window(String name, Duration retention, Serde<V> values,
+                                                                  boolean duplicates) {
+        return Stores.windowStoreBuilder(Stores.persistentWindowStore(name, retention, Duration.ofMillis(1),
+                duplicates), TopologySpec.STRING, values);
+    }
+}

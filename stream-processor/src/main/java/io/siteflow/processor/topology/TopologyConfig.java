@@ -1,0 +1,70 @@
+package io.siteflow.processor.topology;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The settings of the Streams topology, validated once. Immutable.
+ *
+ * @param applicationId    Kafka Streams application id (consumer group, changelog and repartition topic prefix)
+ * @param window           size of the tumbling verdict windows (event time, record {@code start})
+ * @param grace            how long after a window's end a record may still arrive; later ones are late
+ * @param dedupeRetention  how long a record id is remembered to drop a re-sent record
+ * @param historyRetention how long closed-window verdicts and alerts are kept for reports
+ * @param baseline         event time from the first record during which cross-site peers are learnt
+ *                         silently; a peer first seen after it raises a {@code NEW_PEER} alert
+ */
+public record TopologyConfig(String applicationId, Duration window, Duration grace, Duration dedupeRetention,
+                             Duration historyRetention, Duration baseline) {
+    public static final String DEFAULT_APPLICATION_ID = "siteflow-processor";
+
+    /** Defaults: 1 min windows, 10 s grace, 1 day dedupe, 30 days history, 1 h baseline. */
+    public static final TopologyConfig DEFAULTS = new TopologyConfig(DEFAULT_APPLICATION_ID, Duration.ofMinutes(1),
+            Duration.ofSeconds(10), Duration.ofDays(1), Duration.ofDays(30), Duration.ofHours(1));
+
+    public TopologyConfig {
+        Objects.requireNonNull(applicationId, "applicationId");
+        if (applicationId.isBlank()) {
+            throw new IllegalArgumentException("application id must not be blank");
+        }
+        positive(window, "window");
+        notNegative(grace, "grace");
+        positive(dedupeRetention, "dedupe retention");
+        positive(baseline, "baseline");
+        positive(historyRetention, "history retention");
+        if (historyRetention.compareTo(window) < 0) {
+            throw new IllegalArgumentException("history retention " + historyRetention + " is shorter than the window "
+                    + window);
+        }
+    }
+
+    public TopologyConfig withApplicationId(String id) {
+        return new TopologyConfig(id, window, grace, dedupeRetention, historyRetention, baseline);
+    }
+
+    public TopologyConfig withWindow(Duration w, Duration g) {
+        return new TopologyConfig(applicationId, w, g, dedupeRetention, historyRetention, baseline);
+    }
+
+    public TopologyConfig withBaseline(Duration b) {
+        return new TopologyConfig(applicationId, window, grace, dedupeRetention, historyRetention, b);
+    }
+
+    public TopologyConfig withHistoryRetention(Duration h) {
+        return new TopologyConfig(applicationId, window, grace, dedupeRetention, h, baseline);
+    }
+
+    private static void positive(Duration d, String what) {
+        Objects.requireNonNull(d, what);
+        if (d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(what + " must be positive, got " + d);
+        }
+    }
+
+    private static void notNegative(Duration d, String what) {
+        Objects.requireNonNull(d, what);
+        if (d.isNegative()) {
+            throw new IllegalArgumentException(what + " must not be negative, got " + d);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.siteflow.processor.topology;
+
+import io.siteflow.model.FlowRecord;
+import io.siteflow.model.FlowRecordFormatException;
+import io.siteflow.model.FlowRecordJson;
+import io.siteflow.processor.broker.SiteflowTopics;
+import io.siteflow.rules.verdict.PairAggregate;
+import io.siteflow.rules.verdict.PairAggregateJson;
+import io.siteflow.rules.verdict.VerdictFormatException;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * Every name and serde of the topology in one place: the topics (from {@link SiteflowTopics}), the state
+ * stores and the serdes of what flows between them. Constants only; all serdes are stateless and thread-safe.
+ */
+public final class TopologySpec {
+    public static final String FLOWS = SiteflowTopics.FLOWS;
+    public static final String AGENTS = SiteflowTopics.AGENTS;
+    public static final String SITES = SiteflowTopics.SITES;
+    public static final String VERDICTS = SiteflowTopics.VERDICTS;
+    public static final String ALERTS = SiteflowTopics.ALERTS;
+    public static final String DLQ = SiteflowTopics.DLQ;
+    /** The one key of {@code siteflow.sites}. */
+    public static final String SITES_KEY = "sites";
+    /** Name of the internal topic that carries records keyed by audited server address. */
+    public static final String BY_SERVER = "by-server";
+
+    /** Global: the site model YAML, key {@code sites}. */
+    public static final String SITES_STORE = "site-model";
+    /** Global: each agent's last heartbeat JSON, by agent id. */
+    public static final String AGENTS_STORE = "agents";
+    /** Window store: record ids seen, for dedupe. */
+    public static final String DEDUPE_STORE = "seen-ids";
+    /** Server address to the agent whose records count for it (observer rule). */
+    public static final String OBSERVER_STORE = "observers";
+    /** Open windows: {@code server|remoteSite|windowStart} to the aggregate so far. */
+    public static final String OPEN_WINDOW_STORE = "open-windows";
+    /** Cumulative aggregate per pair {@code server|remoteSite}. */
+    public static final String CUMULATIVE_STORE = "cumulative";
+    /** Window store: closed-window verdict JSON per pair, at the window start. */
+    public static final String HISTORY_STORE = "verdict-history";
+    /** The last closed-window verdict JSON per pair. */
+    public static final String LATEST_STORE = "latest-window";
+    /** Window store: alert JSON by alert key, at the alert time. */
+    public static final String ALERT_STORE = "alerts";
+    /** Cross-site (server, category, peer, port) seen, and the baseline start per task. */
+    public static final String PEER_STORE = "peers";
+    /** Per task: the audit step's stream time and the start of the new-peer baseline, epoch ms. */
+    public static final String META_STORE = "audit-meta";
+    /** Talker statistics per host pair, category and service port. */
+    public static final String TALKER_STORE = "talkers";
+
+    public static final Serde<String> STRING = Serdes.String();
+    public static final Serde<byte[]> BYTES = Serdes.ByteArray();
+    public static final Serde<FlowRecord> FLOW_RECORD = Serdes.serdeFrom(
+            (topic, r) -> r == null ? null : FlowRecordJson.toBytes(r), TopologySpec::flowRecord);
+    public static final Serde<PairAggregate> PAIR_AGGREGATE = Serdes.serdeFrom(
+            (topic, a) -> a == null ? null : PairAggregateJson.toBytes(a), TopologySpec::aggregate);
+    public static final Serde<TalkerStats> TALKER_STATS = Serdes.serdeFrom(
+            (topic, t) -> t == null ? null : t.toBytes(), (topic, b) -> b == null ? null : TalkerStats.fromBytes(b));
+
+    private TopologySpec() {
+    }
+
+    private static FlowRecord flowRecord(String topic, byte[] b) {
+        if (b == null) {
+            return null;
+        }
+        try {
+            return FlowRecordJson.parse(b);
+        } catch (FlowRecordFormatException e) {
+            throw new SerializationException(topic + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static PairAggregate aggregate(String topic, byte[] b) {
+        if (b == null) {
+            return null;
+        }
+        try {
+            return PairAggregateJson.parse(b);
+        } catch (VerdictFormatException e) {
+            throw new SerializationException(topic + ": " + e.getMessage(), e);
+        }
+    }
+}

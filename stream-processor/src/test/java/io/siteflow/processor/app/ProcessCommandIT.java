@@ -1,0 +1,139 @@
+package io.siteflow.processor.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.siteflow.model.FlowRecord;
+import io.siteflow.model.FlowRecordJson;
+import io.siteflow.processor.broker.EmbeddedKafkaBroker;
+import io.siteflow.rules.verdict.Outcome;
+import io.siteflow.rules.verdict.Verdict;
+import io.siteflow.rules.verdict.VerdictJson;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The real topology on an embedded broker, started the way {@code siteflow process} starts it. */
+class ProcessCommandIT {
+    private static final String SITES = """
+            threshold: 0.90
+            minCrossBytes: 1000
+            defaults: none
+            sites:
+              region1: { cidrs: [10.1.0.0/16] }
+              region2: { cidrs: [10.2.0.0/16] }
+            hosts:
+              - { address: 10.1.0.10, name: db1, role: db }
+              - { address: 10.2.0.20, name: wls3, role: app-server }
+            rules:
+              - { name: oracle-ports, category: DB, ports: [1521] }
+              - { name: t3, category: CLUSTER, ports: [7001] }
+            """;
+    private static final long T0 = 1_764_000_000_000L;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void turnsRecordsIntoVerdictsAndGarbageIntoDeadLettersOnARealBroker() throws Exception {
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).build()) {
+            broker.start();
+            Path sites = Files.writeString(dir.resolve("sites.yaml"), SITES);
+            ProcessCommand command = new ProcessCommand();
+            StringWriter out = new StringWriter();
+            CommandLineRun run = start(command, out, "--bootstrap", broker.bootstrap(), "--sites", sites.toString(),
+                    "--state-dir", dir.resolve("state").toString(), "--application-id", "it-process",
+                    "--kafka", "commit.interval.ms=100");
+            Awaitility.await().atMost(Duration.ofSeconds(45)).until(() -> command.runtime()
+                    .map(rt -> rt.streams().state() == KafkaStreams.State.RUNNING).orElse(false));
+
+            try (KafkaProducer<byte[], byte[]> p = producer(broker.bootstrap())) {
+                send(p, record("a-1", T0, 1521, 9_500));
+                send(p, record("a-2", T0 + 1_000, 7001, 500));
+                send(p, record("a-1", T0, 1521, 9_500));
+                p.send(new ProducerRecord<>("siteflow.flows", bytes("10.2.0.20"), bytes("not json"))).get();
+                send(p, record("a-3", T0 + 70_000, 1521, 100));
+            }
+
+            List<ConsumerRecord<String, String>> verdicts = consume(broker.bootstrap(), "siteflow.verdicts", 1);
+            assertThat(verdicts.get(0).key()).isEqualTo("10.2.0.20|region1");
+            Verdict v = VerdictJson.parse(verdicts.get(0).value());
+            assertThat(v.verdict()).isEqualTo(Outcome.PASS);
+            assertThat(v.crossBytes()).isEqualTo(10_000);
+            List<ConsumerRecord<String, String>> dlq = consume(broker.bootstrap(), "siteflow.dlq", 1);
+            assertThat(dlq.get(0).key()).isEqualTo("10.2.0.20");
+            assertThat(dlq.get(0).value()).startsWith("{\"error\":\"not JSON: ");
+            ProcessorRuntime rt = command.runtime().orElseThrow();
+            Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                    rt.queries().cumulativeVerdicts()).extracting(Verdict::crossBytes).containsExactly(10_100L));
+            assertThat(rt.metrics().duplicates()).isEqualTo(1);
+            assertThat(rt.registry().scrape()).contains("siteflow_processor_records_in_total 5.0");
+
+            command.stop();
+            assertThat(run.exit().get(40, TimeUnit.SECONDS)).isEqualTo(0);
+            assertThat(out.toString()).startsWith("siteflow process: running as it-process");
+        }
+    }
+
+    record CommandLineRun(CompletableFuture<Integer> exit) {
+    }
+
+    private static CommandLineRun start(ProcessCommand command, StringWriter out, String... args) {
+        var cl = ProcessCommand.commandLine(command);
+        cl.setOut(new PrintWriter(out, true));
+        return new CommandLineRun(CompletableFuture.supplyAsync(() -> cl.execute(args)));
+    }
+
+    private static FlowRecord record(String id, long start, int port, long bytes) {
+        return new FlowRecord(1, "edge-b", "eth0", start, start, 6, "10.2.0.20", 40000, "10.1.0.10", port, bytes, 1,
+                0, 0, bytes, 0, 0x18, 0, null, null, null, false, id);
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> p, FlowRecord r) throws Exception {
+        p.send(new ProducerRecord<>("siteflow.flows", bytes(r.src()), FlowRecordJson.toBytes(r))).get();
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
+        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
+                new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private static List<ConsumerRecord<String, String>> consume(String bootstrap, String topic, int n) {
+        Map<String, Object> c = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.GROUP_ID_CONFIG, "it-" + topic, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<ConsumerRecord<String, String>> got = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c, new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(got::add);
+                return got.size() >= n;
+            });
+        }
+        return got;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,84 @@
+package io.siteflow.processor.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class ProcessCommandTest {
+    @TempDir
+    Path dir;
+    final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cl = ProcessCommand.commandLine(new ProcessCommand());
+        cl.setErr(new PrintWriter(err, true));
+        cl.setOut(new PrintWriter(new StringWriter(), true));
+        return cl.execute(args);
+    }
+
+    @Test
+    void printsEveryDiagnosticOfABadSiteModelAndExitsWithUsage() throws Exception {
+        Path sites = Files.writeString(dir.resolve("sites.yaml"), "threshold: 2\nsites:\n  a: { cidrs: [10.1.0.0/33] }\n");
+
+        int code = run("--bootstrap", "127.0.0.1:1", "--sites", sites.toString());
+
+        assertThat(code).isEqualTo(64);
+        assertThat(err.toString().lines()).containsExactly(
+                sites + ":1:12: threshold: \"2\" is not a share (0..1)",
+                sites + ":3:3: sites.a: site has no cidrs",
+                sites + ":3:16: sites.a.cidrs[0]: 10.1.0.0/33: prefix length must be 0-32");
+    }
+
+    @Test
+    void exitsWithTwoWhenTheSitesFileCannotBeRead() {
+        Path missing = dir.resolve("missing.yaml");
+
+        int code = run("--bootstrap", "127.0.0.1:1", "--sites", missing.toString());
+
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).startsWith("siteflow process: cannot read " + missing + ": ");
+    }
+
+    @Test
+    void rejectsADurationItCannotRead() {
+        int code = run("--bootstrap", "127.0.0.1:1", "--sites", "x.yaml", "--window", "soon");
+
+        assertThat(code).isEqualTo(64);
+        assertThat(err.toString()).contains("\"soon\" is not a duration (e.g. 500ms, 10s, 1m, 2h, 30d)");
+    }
+
+    @Test
+    void readsDurationsWithUnitsOrInIsoForm() {
+        DurationConverter c = new DurationConverter();
+        assertThat(c.convert("500ms")).isEqualTo(Duration.ofMillis(500));
+        assertThat(c.convert("10s")).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.convert("1m")).isEqualTo(Duration.ofMinutes(1));
+        assertThat(c.convert("2h")).isEqualTo(Duration.ofHours(2));
+        assertThat(c.convert("30d")).isEqualTo(Duration.ofDays(30));
+        assertThat(c.convert("PT90S")).isEqualTo(Duration.ofSeconds(90));
+    }
+
+    @Test
+    void masksSecretsInTheEffectiveConfiguration() {
+        ProcessorSettings s = new ProcessorSettings("127.0.0.1:9092", Path.of("sites.yaml"), 8080, "0.0.0.0",
+                "node1", "t0ken", Map.of("sasl.jaas.config", "user=x password=y", "ssl.key.password", "k",
+                "linger.ms", "5"), dir, io.siteflow.processor.topology.TopologyConfig.DEFAULTS);
+
+        Map<String, String> d = s.describe();
+
+        assertThat(d).containsEntry("http.token", "*****").containsEntry("sasl.jaas.config", "*****")
+                .containsEntry("ssl.key.password", "*****").containsEntry("linger.ms", "5")
+                .containsEntry("processing.guarantee", "exactly_once_v2")
+                .containsEntry("application.server", "node1:8080")
+                .containsEntry("application.id", "siteflow-processor");
+        assertThat(d.toString()).doesNotContain("t0ken", "password=y");
+    }
+}

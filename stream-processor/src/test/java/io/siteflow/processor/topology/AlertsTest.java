@@ -1,0 +1,67 @@
+package io.siteflow.processor.topology;
+
+import static io.siteflow.processor.topology.Flows.T0;
+import static io.siteflow.processor.topology.Flows.flow;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.siteflow.processor.query.Alert;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.apache.kafka.streams.KeyValue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AlertsTest {
+    @TempDir
+    Path dir;
+    Driver d;
+
+    @BeforeEach
+    void start() {
+        d = new Driver(TopologyConfig.DEFAULTS.withBaseline(Duration.ofMinutes(10)), dir).withSites(Flows.SITES_YAML);
+    }
+
+    @AfterEach
+    void stop() {
+        d.close();
+    }
+
+    @Test
+    void raisesAnRttAlertForTheSitePairWhenTheWindowMedianIsAboveTenMilliseconds() {
+        d.send(flow().at(T0).bytes(5000, 0).rtt(12_000));
+        d.send(flow().at(T0 + 1).bytes(5000, 0).rtt(12_500));
+        d.send(flow().at(T0 + 2).bytes(5000, 0).rtt(6_000));
+        d.send(flow().at(T0 + 70_000).bytes(1, 0));
+
+        assertThat(d.alerts.readKeyValuesToList()).containsExactly(new KeyValue<>("region2|region1",
+                "{\"type\":\"RTT\",\"key\":\"region2|region1\",\"timeMs\":" + (T0 + 60_000) + ",\"message\":"
+                        + "\"RTT median 12000 us between region2 and region1 (seen by 10.2.0.20) is above the 10 ms"
+                        + " limit\"}"));
+    }
+
+    @Test
+    void staysQuietAtExactlyTenMilliseconds() {
+        d.send(flow().at(T0).bytes(5000, 0).rtt(10_000));
+        d.send(flow().at(T0 + 70_000).bytes(1, 0));
+
+        assertThat(d.alerts.readKeyValuesToList()).isEmpty();
+    }
+
+    @Test
+    void raisesANewPeerAlertOnlyForPeersFirstSeenAfterTheBaseline() {
+        d.send(flow().at(T0).to("10.1.0.10", 1521).bytes(5000, 0));
+        d.send(flow().at(T0 + 60_000).to("10.1.0.11", 7001).bytes(5000, 0));
+        d.send(flow().at(T0 + 600_000).to("10.1.0.10", 1521).bytes(5000, 0));
+        d.send(flow().at(T0 + 600_001).to("10.1.0.12", 1521).bytes(5000, 0));
+        d.send(flow().at(T0 + 600_002).to("10.1.0.12", 1521).bytes(5000, 0));
+
+        var newPeers = d.alerts.readKeyValuesToList().stream().filter(kv -> kv.value.contains("NEW_PEER")).toList();
+        assertThat(newPeers).containsExactly(new KeyValue<>("10.2.0.20",
+                "{\"type\":\"NEW_PEER\",\"key\":\"10.2.0.20\",\"timeMs\":" + (T0 + 600_001) + ",\"message\":"
+                        + "\"new cross-site peer of 10.2.0.20: DB with 10.1.0.12 port 1521, not seen in the"
+                        + " baseline\"}"));
+        assertThat(d.queries().alerts(10)).extracting(Alert::type).contains("NEW_PEER");
+    }
+}

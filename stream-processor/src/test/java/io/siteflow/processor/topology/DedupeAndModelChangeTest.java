@@ -1,0 +1,73 @@
+package io.siteflow.processor.topology;
+
+import static io.siteflow.processor.topology.Flows.T0;
+import static io.siteflow.processor.topology.Flows.flow;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.siteflow.model.FlowRecord;
+import io.siteflow.rules.model.Category;
+import io.siteflow.rules.verdict.PairAggregate;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DedupeAndModelChangeTest {
+    @TempDir
+    Path dir;
+    Driver d;
+
+    @BeforeEach
+    void start() {
+        d = new Driver(dir).withSites(Flows.SITES_YAML);
+    }
+
+    @AfterEach
+    void stop() {
+        d.close();
+    }
+
+    @Test
+    void countsARecordSentTwiceOnce() {
+        FlowRecord r = flow().at(T0).id("run7-42").bytes(1500, 500).build();
+        d.send(r);
+        d.send(flow().at(T0 + 5_000).bytes(10, 0));
+        d.send(r);
+
+        assertThat(d.cumulative("10.2.0.20|region1").crossBytes()).isEqualTo(2010);
+        assertThat(d.metrics.duplicates()).isEqualTo(1);
+    }
+
+    @Test
+    void countsTheSameIdAgainAfterTheDedupeRetention() {
+        long later = T0 + TopologyConfig.DEFAULTS.dedupeRetention().toMillis() + 1;
+        d.send(flow().at(T0).id("x-1").bytes(100, 0));
+        d.send(flow().at(later).id("x-1").bytes(100, 0));
+
+        assertThat(d.cumulative("10.2.0.20|region1").crossBytes()).isEqualTo(200);
+        assertThat(d.metrics.duplicates()).isZero();
+    }
+
+    @Test
+    void appliesANewSiteModelFromTheNextRecord() {
+        d.send(flow().at(T0).to("10.1.0.10", 7001).bytes(1000, 0));
+        d.sites.pipeInput(TopologySpec.SITES_KEY, Flows.SITES_YAML.replace("ports: [1521]", "ports: [1521, 7001]"));
+        d.send(flow().at(T0 + 1_000).to("10.1.0.10", 7001).bytes(300, 0));
+
+        PairAggregate agg = d.cumulative("10.2.0.20|region1");
+        assertThat(agg.bytes(Category.CLUSTER)).isEqualTo(1000);
+        assertThat(agg.bytes(Category.DB)).isEqualTo(300);
+        assertThat(d.queries().rules().yaml()).contains("ports: [1521, 7001]");
+    }
+
+    @Test
+    void keepsTheModelInForceWhenAModelWithErrorsIsPublished() {
+        String version = d.queries().rules().version();
+        d.sites.pipeInput(TopologySpec.SITES_KEY, "threshold: 2\n");
+        d.send(flow().at(T0).bytes(1000, 0));
+
+        assertThat(d.cumulative("10.2.0.20|region1").bytes(Category.DB)).isEqualTo(1000);
+        assertThat(d.models.current().orElseThrow().model().version()).isEqualTo(version);
+    }
+}

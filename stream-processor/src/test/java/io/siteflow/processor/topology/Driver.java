@@ -1,0 +1,104 @@
+package io.siteflow.processor.topology;
+
+import io.siteflow.model.FlowRecord;
+import io.siteflow.model.FlowRecordJson;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/** The topology in a {@link TopologyTestDriver} with its topics, for tests. */
+final class Driver implements AutoCloseable {
+    final TopologyTestDriver driver;
+    final PipelineMetrics metrics = PipelineMetrics.unregistered();
+    final ModelCache models = new ModelCache();
+    final TestInputTopic<byte[], byte[]> flows;
+    final TestInputTopic<String, String> sites;
+    final TestInputTopic<String, String> agents;
+    final TestOutputTopic<String, String> verdicts;
+    final TestOutputTopic<String, String> alerts;
+    final TestOutputTopic<byte[], String> dlq;
+
+    Driver(TopologyConfig config, Path stateDir) {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        driver = new TopologyTestDriver(SiteflowTopology.build(config, models, metrics), p);
+        flows = driver.createInputTopic(TopologySpec.FLOWS, new ByteArraySerializer(), new ByteArraySerializer());
+        sites = driver.createInputTopic(TopologySpec.SITES, new StringSerializer(), new StringSerializer());
+        agents = driver.createInputTopic(TopologySpec.AGENTS, new StringSerializer(), new StringSerializer());
+        verdicts = driver.createOutputTopic(TopologySpec.VERDICTS, new StringDeserializer(), new StringDeserializer());
+        alerts = driver.createOutputTopic(TopologySpec.ALERTS, new StringDeserializer(), new StringDeserializer());
+        dlq = driver.createOutputTopic(TopologySpec.DLQ, new ByteArrayDeserializer(), new StringDeserializer());
+    }
+
+    Driver(Path stateDir) {
+        this(TopologyConfig.DEFAULTS, stateDir);
+    }
+
+    Driver withSites(String yaml) {
+        sites.pipeInput(TopologySpec.SITES_KEY, yaml);
+        return this;
+    }
+
+    void send(FlowRecord r) {
+        flows.pipeInput(r.src().getBytes(StandardCharsets.UTF_8), FlowRecordJson.toBytes(r));
+    }
+
+    void send(Flows f) {
+        send(f.build());
+    }
+
+    void sendRaw(String key, byte[] value) {
+        flows.pipeInput(key.getBytes(StandardCharsets.UTF_8), value);
+    }
+
+    List<KeyValue<String, String>> verdicts() {
+        return verdicts.readKeyValuesToList();
+    }
+
+    KeyValueStore<String, Object> store(String name) {
+        return driver.getKeyValueStore(name);
+    }
+
+    io.siteflow.rules.verdict.PairAggregate cumulative(String pairKey) {
+        KeyValueStore<String, io.siteflow.rules.verdict.PairAggregate> s =
+                driver.getKeyValueStore(TopologySpec.CUMULATIVE_STORE);
+        return s.get(pairKey);
+    }
+
+    /** The query side over the driver's stores, as one instance. */
+    io.siteflow.processor.query.StreamsQueries queries() {
+        io.siteflow.processor.query.StoreSource src = new io.siteflow.processor.query.StoreSource() {
+            @Override
+            public <V> org.apache.kafka.streams.state.ReadOnlyKeyValueStore<String, V> keyValue(String name) {
+                return driver.getKeyValueStore(name);
+            }
+
+            @Override
+            public <V> org.apache.kafka.streams.state.ReadOnlyWindowStore<String, V> window(String name) {
+                return driver.getWindowStore(name);
+            }
+        };
+        return new io.siteflow.processor.query.StreamsQueries(new io.siteflow.processor.query.LocalStoreView(src),
+                io.siteflow.processor.query.Cluster.SINGLE, io.siteflow.processor.query.InstanceClient.NONE, models,
+                () -> true, java.time.Clock.fixed(java.time.Instant.ofEpochMilli(Flows.T0), java.time.ZoneOffset.UTC));
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+    }
+}

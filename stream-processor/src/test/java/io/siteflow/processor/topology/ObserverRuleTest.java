@@ -1,0 +1,78 @@
+package io.siteflow.processor.topology;
+
+import static io.siteflow.processor.topology.Flows.T0;
+import static io.siteflow.processor.topology.Flows.flow;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ObserverRuleTest {
+    private static final String PAIR = "10.2.0.20|region1";
+    @TempDir
+    Path dir;
+    Driver d;
+
+    @BeforeEach
+    void start() {
+        d = new Driver(dir).withSites(Flows.SITES_YAML);
+    }
+
+    @AfterEach
+    void stop() {
+        d.close();
+    }
+
+    @Test
+    void countsTheEdgeAgentWhileTheServerHasNoHostAgent() {
+        d.send(flow().agent("edge-b").at(T0).bytes(1000, 0));
+        d.send(flow().agent("edge-b").at(T0 + 1).bytes(500, 0));
+
+        assertThat(d.cumulative(PAIR).crossBytes()).isEqualTo(1500);
+    }
+
+    @Test
+    void countsOnlyOneEdgeAgentWhenTwoSeeTheSameFlows() {
+        d.send(flow().agent("edge-b").at(T0).bytes(1000, 0));
+        d.send(flow().agent("edge-a").at(T0).bytes(1000, 0));
+
+        assertThat(d.cumulative(PAIR).crossBytes()).isEqualTo(1000);
+        assertThat(d.metrics.otherObserver()).isEqualTo(1);
+    }
+
+    @Test
+    void switchesToTheHostAgentOnceItsFirstRecordArrives() {
+        d.send(flow().agent("edge-b").at(T0).bytes(1000, 0));
+        d.send(flow().agent("wls3").at(T0 + 1).bytes(300, 0));
+        d.send(flow().agent("edge-b").at(T0 + 2).bytes(300, 0));
+        d.send(flow().agent("wls3").at(T0 + 3).bytes(20, 0));
+
+        assertThat(d.cumulative(PAIR).crossBytes()).isEqualTo(1320);
+        assertThat(d.metrics.otherObserver()).isEqualTo(1);
+    }
+
+    @Test
+    void ignoresTheEdgeAgentWhenTheHostAgentHasSentAHeartbeat() {
+        d.agents.pipeInput("wls3", "{\"agent\":\"wls3\",\"iface\":\"ens3\",\"time\":" + T0 + ",\"received\":10}");
+        d.send(flow().agent("edge-b").at(T0).bytes(1000, 0));
+        d.send(flow().agent("wls3").at(T0 + 1).bytes(300, 0));
+
+        assertThat(d.cumulative(PAIR).crossBytes()).isEqualTo(300);
+        assertThat(d.metrics.otherObserver()).isEqualTo(1);
+    }
+
+    @Test
+    void makesTheWindowInsufficientWhenTheObserverDropsMoreThanATenthOfAPercent() throws Exception {
+        d.agents.pipeInput("wls3", "{\"agent\":\"wls3\",\"iface\":\"ens3\",\"time\":" + T0
+                + ",\"received\":9989,\"droppedKernel\":6,\"droppedInterface\":5}");
+        d.send(flow().agent("wls3").at(T0).bytes(5000, 0));
+        d.send(flow().agent("wls3").at(T0 + 70_000).bytes(1, 0));
+
+        var v = io.siteflow.rules.verdict.VerdictJson.parse(d.verdicts().get(0).value);
+        assertThat(v.verdict()).isEqualTo(io.siteflow.rules.verdict.Outcome.INSUFFICIENT);
+        assertThat(v.reason()).isEqualTo("the observer dropped more than 0.1% of packets");
+    }
+}

@@ -1,0 +1,78 @@
+package io.siteflow.processor.topology;
+
+import static io.siteflow.processor.topology.Flows.T0;
+import static io.siteflow.processor.topology.Flows.flow;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.siteflow.model.FlowRecord;
+import io.siteflow.rules.load.SiteModelLoader;
+import io.siteflow.rules.verdict.AuditReport;
+import io.siteflow.rules.verdict.OfflineAudit;
+import io.siteflow.rules.verdict.Verdict;
+import io.siteflow.rules.verdict.VerdictJson;
+import io.siteflow.rules.verdict.Window;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OfflineEquivalenceTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void streamingGivesTheOfflineAuditsVerdictsSharesAndBytes() throws Exception {
+        List<FlowRecord> records = mixedRecords();
+        OfflineAudit offline = new OfflineAudit(SiteModelLoader.parse("sites.yaml", Flows.SITES_YAML).orThrow(),
+                Window.DEFAULT_SIZE_MS);
+        records.forEach(offline::accept);
+        AuditReport report = offline.report("test", 0, 0);
+
+        try (Driver d = new Driver(dir).withSites(Flows.SITES_YAML)) {
+            records.forEach(d::send);
+
+            List<String> streamed = d.queries().cumulativeVerdicts().stream().map(VerdictJson::toJson).toList();
+            List<String> expected = report.verdicts().stream().sorted(Comparator.comparing(Verdict::server)
+                    .thenComparing(Verdict::remoteSite)).map(VerdictJson::toJson).toList();
+            assertThat(streamed).hasSize(2).isEqualTo(expected);
+            List<String> closed = d.verdicts().stream().map(kv -> kv.value).toList();
+            List<String> offlineClosed = report.windows().stream()
+                    .filter(v -> v.window().orElseThrow().end() + 10_000 <= LAST)
+                    .map(VerdictJson::toJson).toList();
+            assertThat(closed).hasSize(10).isEqualTo(offlineClosed);
+        }
+    }
+
+    private static final long LAST = T0 + 3_600_000;
+
+    /**
+     * 300 records over 5 minutes from one edge agent: DB, cluster and unknown traffic of both audited servers,
+     * some between the two servers (audited by neither), and a last record an hour later that closes the windows.
+     */
+    private static List<FlowRecord> mixedRecords() {
+        Random rnd = new Random(42);
+        List<FlowRecord> out = new ArrayList<>();
+        String[] servers = {"10.2.0.20", "10.3.0.30"};
+        for (int i = 0; i < 300; i++) {
+            long t = T0 + i * 1_000L;
+            String server = servers[i % 2];
+            String peer = i % 17 == 0 ? "10.3.0.30" : "10.1.0.1" + rnd.nextInt(3);
+            int port = switch (rnd.nextInt(4)) {
+                case 0, 1 -> 1521;
+                case 2 -> 7001;
+                default -> 9000 + rnd.nextInt(3);
+            };
+            Flows f = flow().span(t, t + rnd.nextInt(5_000)).bytes(rnd.nextInt(50_000), rnd.nextInt(50_000));
+            f = rnd.nextBoolean() ? f.from(server, 40_000 + i).to(peer, port) : f.from(peer, 40_000 + i).to(server, port);
+            if (rnd.nextInt(5) == 0) {
+                f.rtt(6_000 + rnd.nextInt(1_000));
+            }
+            out.add(f.build());
+        }
+        out.add(flow().at(LAST).to("10.1.0.10", 1521).bytes(100, 100).build());
+        return out;
+    }
+}

@@ -1,0 +1,95 @@
+package io.siteflow.processor.topology;
+
+import static io.siteflow.processor.topology.Flows.T0;
+import static io.siteflow.processor.topology.Flows.flow;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.siteflow.processor.query.AgentStatus;
+import io.siteflow.processor.query.StreamsQueries;
+import io.siteflow.processor.query.TalkerRow;
+import io.siteflow.rules.verdict.Outcome;
+import io.siteflow.rules.verdict.Verdict;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class QueriesTest {
+    @TempDir
+    Path dir;
+    Driver d;
+    StreamsQueries q;
+
+    @BeforeEach
+    void start() {
+        d = new Driver(dir).withSites(Flows.SITES_YAML);
+        q = d.queries();
+    }
+
+    @AfterEach
+    void stop() {
+        d.close();
+    }
+
+    @Test
+    void listsEveryAuditedPairCumulativelyEvenWithoutTraffic() {
+        d.send(flow().at(T0).bytes(5000, 0));
+
+        List<Verdict> v = q.cumulativeVerdicts();
+        assertThat(v).extracting(Verdict::server, Verdict::remoteSite, Verdict::verdict, Verdict::crossBytes)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("10.2.0.20", "region1", Outcome.PASS, 5000L),
+                        org.assertj.core.groups.Tuple.tuple("10.3.0.30", "region1", Outcome.INSUFFICIENT, 0L));
+    }
+
+    @Test
+    void answersClosedWindowsByStartAndTheLatestPerPair() {
+        d.send(flow().at(T0).bytes(5000, 0));
+        d.send(flow().at(T0 + 60_000).bytes(6000, 0));
+        d.send(flow().at(T0 + 130_000).bytes(1, 0));
+
+        assertThat(q.windows(T0, T0 + 120_000)).extracting(Verdict::crossBytes).containsExactly(5000L, 6000L);
+        assertThat(q.windows(T0 + 60_000, T0 + 60_001)).extracting(Verdict::crossBytes).containsExactly(6000L);
+        assertThat(q.windows(T0 + 1, T0 + 60_000)).isEmpty();
+        assertThat(q.latestWindows()).extracting(Verdict::crossBytes).containsExactly(6000L);
+    }
+
+    @Test
+    void reportsAgentsFromTheirLastHeartbeat() {
+        d.agents.pipeInput("wls3", "{\"agent\":\"wls3\",\"iface\":\"ens3\",\"time\":" + (T0 - 1_000)
+                + ",\"received\":100,\"droppedKernel\":1,\"droppedInterface\":2,\"decodeErrors\":3,"
+                + "\"recordsSent\":9,\"spooled\":4,\"dropped\":5}");
+        d.agents.pipeInput("edge-b", "{\"agent\":\"edge-b\",\"iface\":\"ens4\",\"time\":" + (T0 - 60_000) + "}");
+
+        assertThat(q.agents()).containsExactly(
+                new AgentStatus("edge-b", "ens4", T0 - 60_000, 0, 0, 0, 0, 0, 0, true),
+                new AgentStatus("wls3", "ens3", T0 - 1_000, 100, 1, 2, 3, 4, 5, false));
+    }
+
+    @Test
+    void explainsAFlowWithTheModelInForce() {
+        assertThat(q.explain("tcp 10.2.0.20:40112 -> 10.1.0.10:1521")).endsWith("result: DB by rule oracle-ports\n");
+        assertThatThrownBy(() -> q.explain("tcp 10.2.0.20:40112 10.1.0.10:1521"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("expected \"PROTO SRC:PORT -> DST:PORT [l7=NAME]\", found \"tcp 10.2.0.20:40112 10.1.0.10:1521\"");
+        assertThat(q.rules().yaml()).isEqualTo(Flows.SITES_YAML);
+        assertThat(q.rules().version()).startsWith("sha256:");
+    }
+
+    @Test
+    void ranksTalkersByTheirTenSecondRate() {
+        d.send(flow().span(T0, T0 + 9_999).bytes(10_000, 20_000));
+        d.send(flow().span(T0 + 9_000, T0 + 9_999).to("10.1.0.11", 7001).bytes(50_000, 0));
+
+        List<TalkerRow> hosts = q.talkers(false, null, 10);
+        assertThat(hosts).extracting(TalkerRow::remote, TalkerRow::out10s, TalkerRow::in10s, TalkerRow::outTotal,
+                TalkerRow::category).containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("10.1.0.11", 5000.0, 0.0, 50_000L, "CLUSTER"),
+                        org.assertj.core.groups.Tuple.tuple("10.1.0.10", 1000.0, 2000.0, 10_000L, "DB"));
+        assertThat(q.talkers(true, "DB", 10)).extracting(TalkerRow::localPort, TalkerRow::remotePort,
+                TalkerRow::out2s, TalkerRow::outPeak).containsExactly(org.assertj.core.groups.Tuple.tuple(0, 1521,
+                1000.0, 1000.0));
+    }
+}

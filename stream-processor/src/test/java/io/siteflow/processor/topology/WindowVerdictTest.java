@@ -1,0 +1,127 @@
+package io.siteflow.processor.topology;
+
+import static io.siteflow.processor.topology.Flows.T0;
+import static io.siteflow.processor.topology.Flows.flow;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.siteflow.rules.model.Category;
+import io.siteflow.rules.verdict.Outcome;
+import io.siteflow.rules.verdict.Verdict;
+import io.siteflow.rules.verdict.VerdictJson;
+import io.siteflow.rules.verdict.Window;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.KeyValue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WindowVerdictTest {
+    @TempDir
+    Path dir;
+    Driver d;
+
+    @BeforeEach
+    void start() {
+        d = new Driver(dir).withSites(Flows.SITES_YAML);
+    }
+
+    @AfterEach
+    void stop() {
+        d.close();
+    }
+
+    @Test
+    void emitsNothingUntilStreamTimePassesWindowEndPlusGrace() {
+        d.send(flow().at(T0 + 1_000).bytes(900, 50));
+        d.send(flow().at(T0 + 69_999).to("10.1.0.10", 7001).bytes(10, 0));
+
+        assertThat(d.verdicts()).isEmpty();
+    }
+
+    @Test
+    void classifiesAndEmitsTheWindowVerdictWhenTheWindowCloses() throws Exception {
+        d.send(flow().at(T0 + 1_000).bytes(900, 50));
+        d.send(flow().at(T0 + 2_000).to("10.1.0.10", 7001).bytes(40, 10));
+        d.send(flow().at(T0 + 70_000).to("10.1.0.10", 7001).bytes(1, 0));
+
+        List<KeyValue<String, String>> out = d.verdicts();
+        assertThat(out).extracting(kv -> kv.key).containsExactly("10.2.0.20|region1");
+        Verdict v = VerdictJson.parse(out.get(0).value);
+        assertThat(v.window()).contains(new Window(T0, T0 + 60_000));
+        assertThat(v.verdict()).isEqualTo(Outcome.PASS);
+        assertThat(v.crossBytes()).isEqualTo(1000);
+        assertThat(v.dbShare()).isEqualByComparingTo(new BigDecimal("0.95"));
+        assertThat(v.categories()).isEqualTo(Map.of(Category.DB, 950L, Category.CLUSTER, 50L));
+        assertThat(v.addresses()).isEqualTo(Map.of("10.1.0.10", 1000L));
+        assertThat(v.server()).isEqualTo("10.2.0.20");
+        assertThat(v.name()).isEqualTo("wls3");
+        assertThat(d.metrics.verdicts()).isEqualTo(1);
+    }
+
+    @Test
+    void passesAtExactlyTheThreshold() throws Exception {
+        d.send(flow().at(T0).bytes(900, 0));
+        d.send(flow().at(T0).to("10.1.0.10", 7001).bytes(100, 0));
+        d.send(flow().at(T0 + 70_000).to("10.1.0.10", 7001).bytes(1, 0));
+
+        Verdict v = VerdictJson.parse(d.verdicts().get(0).value);
+        assertThat(v.verdict()).isEqualTo(Outcome.PASS);
+        assertThat(v.dbShare()).isEqualByComparingTo(new BigDecimal("0.9"));
+        assertThat(v.reason()).isEqualTo("DB share 90% of 1000 cross-site bytes >= threshold 90%");
+        assertThat(d.alerts.readKeyValuesToList()).isEmpty();
+    }
+
+    @Test
+    void failsBelowTheThresholdAndRaisesAFailAlert() throws Exception {
+        d.send(flow().at(T0).bytes(899, 0));
+        d.send(flow().at(T0).to("10.1.0.10", 7001).bytes(101, 0));
+        d.send(flow().at(T0 + 70_000).to("10.1.0.10", 7001).bytes(1, 0));
+
+        Verdict v = VerdictJson.parse(d.verdicts().get(0).value);
+        assertThat(v.verdict()).isEqualTo(Outcome.FAIL);
+        assertThat(v.dbShare()).isEqualByComparingTo(new BigDecimal("0.899"));
+        assertThat(d.alerts.readKeyValuesToList()).containsExactly(new KeyValue<>("10.2.0.20",
+                "{\"type\":\"FAIL\",\"key\":\"10.2.0.20\",\"timeMs\":" + (T0 + 60_000) + ",\"message\":"
+                        + "\"wls3 (10.2.0.20) towards region1: FAIL, DB share 89.9% of 1000 cross-site bytes"
+                        + " < threshold 90%; largest other category CLUSTER (101 bytes)\"}"));
+    }
+
+    @Test
+    void isInsufficientBelowMinCrossBytes() throws Exception {
+        d.send(flow().at(T0).bytes(999, 0));
+        d.send(flow().at(T0 + 70_000).to("10.1.0.10", 7001).bytes(1, 0));
+
+        Verdict v = VerdictJson.parse(d.verdicts().get(0).value);
+        assertThat(v.verdict()).isEqualTo(Outcome.INSUFFICIENT);
+        assertThat(v.reason()).isEqualTo("999 cross-site bytes, below minCrossBytes 1000");
+    }
+
+    @Test
+    void countsARecordWithinTheGraceInItsWindow() throws Exception {
+        d.send(flow().at(T0).bytes(1000, 0));
+        d.send(flow().at(T0 + 65_000).to("10.1.0.10", 7001).bytes(1, 0));
+        d.send(flow().at(T0 + 59_000).bytes(500, 0));
+        d.send(flow().at(T0 + 70_000).to("10.1.0.10", 7001).bytes(1, 0));
+
+        Verdict v = VerdictJson.parse(d.verdicts().get(0).value);
+        assertThat(v.crossBytes()).isEqualTo(1500);
+        assertThat(d.metrics.late()).isZero();
+    }
+
+    @Test
+    void dropsALateRecordFromItsClosedWindowButCountsItCumulatively() throws Exception {
+        d.send(flow().at(T0).bytes(1000, 0));
+        d.send(flow().at(T0 + 70_000).to("10.1.0.10", 7001).bytes(1, 0));
+        d.send(flow().at(T0 + 30_000).bytes(500, 0));
+
+        List<KeyValue<String, String>> out = d.verdicts();
+        assertThat(out).hasSize(1);
+        assertThat(VerdictJson.parse(out.get(0).value).crossBytes()).isEqualTo(1000);
+        assertThat(d.metrics.late()).isEqualTo(1);
+        assertThat(d.cumulative("10.2.0.20|region1").crossBytes()).isEqualTo(1501);
+    }
+}
