@@ -1,6 +1,7 @@
 package io.siteflow.processor.topology;
 
 import java.time.Duration;
+import java.util.Map;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -44,7 +45,10 @@ final class StateStores {
 
     private static <V> StoreBuilder<WindowStore<String, V>> window(String name, Duration retention, Serde<V> values,
                                                                   boolean duplicates) {
+        // changelog retention is by arrival (LogAppendTime): entries of a replayed old capture carry old event
+        // times and would otherwise be deleted from the changelog at once, and lost at the next restore
         return Stores.windowStoreBuilder(Stores.persistentWindowStore(name, retention, Duration.ofMillis(1),
-                duplicates), TopologySpec.STRING, values);
+                duplicates), TopologySpec.STRING, values)
+                .withLoggingEnabled(Map.of("message.timestamp.type", "LogAppendTime"));
     }
 }
