@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
@@ -29,10 +30,15 @@ public final class HttpInstanceClient implements InstanceClient {
     private static final TypeReference<List<TalkerRow>> TALKERS = new TypeReference<>() { };
 
     private final HttpClient client;
-    private final Optional<String> token;
+    private final Supplier<Optional<String>> token;
 
     /** @param token bearer token the other instances require ({@code --http-token}), empty when none */
     public HttpInstanceClient(Optional<String> token) {
+        this(() -> token);
+    }
+
+    /** @param token read at each request: the token may become known after the client is made */
+    public HttpInstanceClient(Supplier<Optional<String>> token) {
         this.token = token;
         this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     }
@@ -97,7 +103,7 @@ public final class HttpInstanceClient implements InstanceClient {
 
     private HttpResponse<String> send(String url) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).GET();
-        token.ifPresent(t -> b.header("Authorization", "Bearer " + t));
+        token.get().ifPresent(t -> b.header("Authorization", "Bearer " + t));
         try {
             return client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException x) {

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -43,8 +44,11 @@ final class Browser implements AutoCloseable {
         return new Browser(new ChromeDriver(service, o), profile);
     }
 
+    /** Waits up to 15 s; an element replaced by a live update while it is read is read again. */
     WebDriverWait waiting() {
-        return new WebDriverWait(driver, Duration.ofSeconds(15));
+        WebDriverWait w = new WebDriverWait(driver, Duration.ofSeconds(15));
+        w.ignoring(StaleElementReferenceException.class);
+        return w;
     }
 
     void screenshot(String name) throws IOException {

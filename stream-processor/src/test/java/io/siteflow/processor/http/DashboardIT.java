@@ -52,6 +52,11 @@ class DashboardIT {
         return browser.driver.findElement(By.cssSelector("article.card[data-pair='" + pair + "']"));
     }
 
+    /** The text of an element, read again when a live update replaces it meanwhile. */
+    String text(By by) {
+        return browser.waiting().until(d -> d.findElement(by).getText());
+    }
+
     void view(String name) {
         browser.driver.get(server.url() + "/#" + name);
         browser.waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("view-" + name)));
@@ -67,7 +72,7 @@ class DashboardIT {
                 .isEqualTo("DB share 80.00% of 5000000 cross-site bytes < threshold 90%; largest other category JMS (1000000 bytes)");
         assertThat(browser.driver.findElements(By.cssSelector("article.card")).stream()
                 .map(e -> e.getDomAttribute("data-pair")).toList()).containsExactly("10.2.0.21 region1", "10.2.0.20 region1");
-        assertThat(browser.driver.findElement(By.id("summary")).getText())
+        assertThat(text(By.id("summary")))
                 .isEqualTo("NOT isolated: 1 of 2 pairs FAIL · 1 PASS · 0 INSUFFICIENT");
         browser.waiting().until(d -> d.findElements(By.cssSelector(".spark canvas")).size() == 2);
         browser.screenshot("verdicts");
@@ -94,11 +99,11 @@ class DashboardIT {
         view("traffic");
         new Select(browser.driver.findElement(By.id("traffic-server"))).selectByValue("10.2.0.20|region1");
         browser.waiting().until(d -> d.findElements(By.cssSelector("#traffic-addresses tbody tr")).size() == 2);
-        List<String> names = browser.driver.findElements(By.cssSelector("#traffic-addresses tbody td:first-child"))
-                .stream().map(WebElement::getText).toList();
+        List<String> names = browser.waiting().until(d -> d.findElements(
+                By.cssSelector("#traffic-addresses tbody td:first-child")).stream().map(WebElement::getText).toList());
         assertThat(names).containsExactly("db1", "<script>alert(1)</script>");
         view("talkers");
-        assertThat(browser.driver.findElement(By.id("talkers-table")).getText())
+        assertThat(text(By.id("talkers-table")))
                 .contains("<script>alert(1)</script> (10.1.0.11)");
         assertThat(browser.driver.findElements(By.tagName("script"))).hasSize(2);
         assertThatThrownBy(() -> browser.driver.switchTo().alert()).isInstanceOf(NoAlertPresentException.class);
@@ -108,25 +113,25 @@ class DashboardIT {
     @Test
     void aNewAlertAppearsAtTheTopWithoutReload() throws Exception {
         view("alerts");
-        assertThat(browser.driver.findElement(By.cssSelector("#alerts-list li .message")).getText())
-                .isEqualTo("wls4 FAIL: DB share 80.00% < threshold 90%");
+        browser.waiting().until(d -> d.findElement(By.cssSelector("#alerts-list li .message")).getText()
+                .equals("wls4 FAIL: DB share 80.00% < threshold 90%"));
         queries.update(s -> s.withAlert(new Alert("RTT", "region2 region1", System.currentTimeMillis(),
                 "RTT p95 12.0 ms above the 10 ms limit")));
         browser.waiting().until(d -> d.findElement(By.cssSelector("#alerts-list li .message")).getText()
                 .equals("RTT p95 12.0 ms above the 10 ms limit"));
         assertThat(browser.driver.findElements(By.cssSelector("#alerts-list li"))).hasSize(2);
-        assertThat(browser.driver.findElement(By.id("alert-count")).getText()).isEqualTo("2");
+        assertThat(text(By.id("alert-count"))).isEqualTo("2");
         browser.screenshot("alerts");
     }
 
     @Test
     void linksAgentsAndRulesViews() throws Exception {
         view("links");
-        assertThat(browser.driver.findElement(By.cssSelector("#links-table tbody tr")).getText())
+        assertThat(text(By.cssSelector("#links-table tbody tr")))
                 .isEqualTo("region1 region2 3.0 kB/s 990 B/s 6.50 ms 12.00 ms above 10 ms");
         browser.screenshot("links");
         view("agents");
-        assertThat(browser.driver.findElement(By.cssSelector("#agents-table tbody tr.silent td:first-child")).getText())
+        assertThat(text(By.cssSelector("#agents-table tbody tr.silent td:first-child")))
                 .isEqualTo("edge-r1");
         browser.screenshot("agents");
         view("rules");
@@ -134,7 +139,7 @@ class DashboardIT {
         browser.driver.findElement(By.name("flow")).sendKeys("tcp 10.2.0.20:40112 -> 10.1.0.10:1521");
         browser.driver.findElement(By.cssSelector("#explain-form button")).click();
         browser.waiting().until(d -> !d.findElement(By.id("explain-out")).getText().isEmpty());
-        assertThat(browser.driver.findElement(By.id("explain-out")).getText())
+        assertThat(text(By.id("explain-out")))
                 .isEqualTo("rule oracle-ports (DB) matches tcp 10.2.0.20:40112 -> 10.1.0.10:1521: port 1521");
         browser.screenshot("rules");
     }

@@ -42,13 +42,24 @@ export function href(path, params) {
   return url.toString();
 }
 
-/** Opens /api/events; handlers: {eventName: data => ...}, plus onState(open: boolean). */
+/**
+ * Opens /api/events; handlers: {eventName: data => ...}, plus onState(open: boolean). The stream is closed when
+ * the page is hidden (pagehide) and opened again if the page comes back from the back/forward cache: a page kept
+ * in that cache would otherwise hold one of the browser's six HTTP/1.1 connections to the server.
+ */
 export function subscribe(handlers, onState) {
-  const es = new EventSource(href('events'));
-  es.onopen = () => onState(true);
-  es.onerror = () => onState(false);
-  for (const [name, fn] of Object.entries(handlers)) {
-    es.addEventListener(name, (e) => fn(JSON.parse(e.data)));
-  }
-  return es;
+  const open = () => {
+    const es = new EventSource(href('events'));
+    es.onopen = () => onState(true);
+    es.onerror = () => onState(false);
+    for (const [name, fn] of Object.entries(handlers)) {
+      es.addEventListener(name, (e) => fn(JSON.parse(e.data)));
+    }
+    return es;
+  };
+  let es = open();
+  window.addEventListener('pagehide', () => es.close());
+  window.addEventListener('pageshow', (e) => {
+    if (e.persisted) es = open();
+  });
 }

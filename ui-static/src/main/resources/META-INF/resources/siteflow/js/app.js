@@ -4,7 +4,7 @@ import {get, subscribe} from './api.js';
 import {resizeAll} from './charts.js';
 import {renderVerdicts, renderTrends} from './views/verdicts.js';
 import {setHosts, setVerdicts, renderTraffic} from './views/traffic.js';
-import {renderLinks} from './views/links.js';
+import {renderLinks, drawLinksChart} from './views/links.js';
 import {initTalkers, fetchTalkers, setTalkers, defaultQuery} from './views/talkers.js';
 import {renderAgents, renderAlerts, renderRules, initExplain} from './views/status.js';
 
@@ -21,6 +21,7 @@ function show() {
     a.classList.toggle('active', a.getAttribute('href') === '#' + name);
   }
   if (name === 'traffic') renderTraffic().catch(failed);
+  if (name === 'links') drawLinksChart();
   requestAnimationFrame(resizeAll);
 }
 
@@ -58,14 +59,21 @@ async function start() {
   initTalkers(onTalkersForm);
   initExplain();
   window.addEventListener('hashchange', show);
-  await loadRules(null);
-  const [verdicts, agents, alerts, links, talkers] = await Promise.all([
-    get('verdicts'), get('agents'), get('alerts'), get('links'), get('talkers')]);
+  const [rules, hosts, verdicts, agents, alerts, links, talkers] = await Promise.all([
+    get('rules'), get('hosts'), get('verdicts'), get('agents'), get('alerts'), get('links'), get('talkers')]);
+  performance.mark('siteflow-fetched');
+  rulesVersion = rules.version;
+  renderRules(rules);
+  setHosts(hosts);
   onVerdicts(verdicts);
+  performance.mark('siteflow-verdicts');
   renderAgents(agents);
   renderAlerts(alerts);
-  renderLinks(links);
+  performance.mark('siteflow-agents-alerts');
+  renderLinks(links, false);
+  performance.mark('siteflow-links');
   setTalkers(talkers);
+  performance.mark('siteflow-talkers');
   show();
   performance.mark('siteflow-rendered');
   document.body.dataset.ready = 'true';
@@ -76,7 +84,7 @@ async function start() {
     latest: () => loadTrends().catch(failed),
     agents: renderAgents,
     alerts: renderAlerts,
-    links: renderLinks,
+    links: (l) => renderLinks(l, current === 'links'),
     talkers: (t) => defaultQuery() && setTalkers(t),
   }, (open) => {
     const live = byId('live');

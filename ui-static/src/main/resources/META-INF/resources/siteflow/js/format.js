@@ -13,6 +13,13 @@ export function bytes(n) {
   return (i === 0 ? v.toFixed(0) : v.toFixed(1)) + ' ' + UNITS[i];
 }
 
+const COUNT = new Intl.NumberFormat('en');
+
+/** 1234567 -> "1,234,567" (one shared formatter: toLocaleString builds a new one per call) */
+export function count(n) {
+  return COUNT.format(n);
+}
+
 /** bytes per second -> "1.2 MB/s" */
 export function rate(n) {
   return bytes(n) + '/s';

@@ -3,13 +3,22 @@ import {el, fill, byId, row} from '../dom.js';
 import {rate, micros} from '../format.js';
 import {chart, axisStyle, TEXT} from '../charts.js';
 
-export function renderLinks(links) {
+let last = [];
+
+/** Fills the table; the chart is drawn only while the view is visible (ECharts on a hidden box is wasted work). */
+export function renderLinks(links, visible) {
+  last = links;
   fill(byId('links-table').tBodies[0], ...links.map((l) => row([
     l.siteA, l.siteB, [rate(l.aToBBps), 'num'], [rate(l.bToABps), 'num'],
     [l.rttMicros.samples ? micros(l.rttMicros.p50) : '–', 'num'],
     [l.rttMicros.samples ? micros(l.rttMicros.p95) : '–', 'num'],
     el('span', {class: 'badge ' + (l.aboveLimit ? 'FAIL' : 'PASS')}, l.aboveLimit ? 'above 10 ms' : 'within 10 ms'),
   ])));
+  if (visible) drawLinksChart();
+}
+
+export function drawLinksChart() {
+  const links = last;
   const names = links.map((l) => l.siteA + ' ↔ ' + l.siteB);
   chart(byId('links-chart')).setOption({
     animation: false,

@@ -1,15 +1,15 @@
 // Agents (last heartbeat, packets, drops, spool; silent ones marked), alerts (newest first), rules and explain.
 import {el, fill, byId, row} from '../dom.js';
-import {ago, time} from '../format.js';
+import {ago, time, count} from '../format.js';
 import {get} from '../api.js';
 
 export function renderAgents(agents) {
   fill(byId('agents-table').tBodies[0], ...agents.map((a) => row([
     a.agent, a.iface,
     el('span', {class: a.silent ? 'badge FAIL' : ''}, (a.silent ? 'silent · ' : '') + ago(a.lastSeenMs)),
-    [a.received.toLocaleString('en'), 'num'], [a.droppedKernel.toLocaleString('en'), 'num'],
-    [a.droppedInterface.toLocaleString('en'), 'num'], [a.decodeErrors.toLocaleString('en'), 'num'],
-    [a.spooled.toLocaleString('en'), 'num'], [a.dropped.toLocaleString('en'), 'num'],
+    [count(a.received), 'num'], [count(a.droppedKernel), 'num'],
+    [count(a.droppedInterface), 'num'], [count(a.decodeErrors), 'num'],
+    [count(a.spooled), 'num'], [count(a.dropped), 'num'],
   ], {class: a.silent ? 'silent' : ''})));
 }
 

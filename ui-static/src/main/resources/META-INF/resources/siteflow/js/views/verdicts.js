@@ -66,6 +66,7 @@ export function renderVerdicts(verdicts) {
       cards.delete(k);
     }
   }
+  box.classList.toggle('dense', verdicts.length > 48);
   fill(box, frag);
   if (!verdicts.length) box.append(el('p', {class: 'empty'}, 'No audited pair yet: waiting for flow records.'));
   renderSummary(verdicts);
