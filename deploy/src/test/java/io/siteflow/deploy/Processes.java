@@ -17,9 +17,24 @@ final class Processes {
     record Result(int exitCode, String output) {
     }
 
+    /** Runs with this JVM's environment plus {@code env}. */
     static Result run(Path workDir, Map<String, String> env, List<String> command, long timeoutSeconds)
             throws IOException, InterruptedException {
+        return run(workDir, false, env, command, timeoutSeconds);
+    }
+
+    /** Runs with exactly {@code env} as the environment (nothing inherited: no JAVA_HOME, no JAVA_OPTS). */
+    static Result runClean(Path workDir, Map<String, String> env, List<String> command, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        return run(workDir, true, env, command, timeoutSeconds);
+    }
+
+    private static Result run(Path workDir, boolean clean, Map<String, String> env, List<String> command,
+            long timeoutSeconds) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(command).directory(workDir.toFile()).redirectErrorStream(true);
+        if (clean) {
+            pb.environment().clear();
+        }
         Path out = Files.createTempFile("siteflow-deploy", ".out");
         pb.redirectOutput(out.toFile());
         pb.environment().putAll(env);
