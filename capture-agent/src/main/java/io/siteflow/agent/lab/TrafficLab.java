@@ -1,0 +1,167 @@
+package io.siteflow.agent.lab;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The traffic lab as a Java API: two sites in network namespaces joined through a router namespace whose
+ * {@link DelayBridge} adds a one-way delay, real servers in region 1 and real clients in region 2 speaking
+ * the protocols' framing, and the ground truth of what crossed the router ({@link LabTruth}).
+ *
+ * <pre>{@code
+ * try (TrafficLab lab = TrafficLab.up("e2e", TrafficLab.DEFAULT_DELAY_NANOS)) {
+ *     // start an agent inside lab.routerNamespace() on lab.agentInterface() ...
+ *     LabTruth truth = lab.run(RunSpec.of(Duration.ofSeconds(10), 0.93).withShare("wls4", 0.80));
+ * }
+ * }</pre>
+ *
+ * Needs root, iproute2, ethtool, libpcap (and tcpdump for {@link #record}). Not thread-safe: one run at a
+ * time. {@link #close()} stops the bridge and, for a lab this object built, deletes its namespaces.
+ */
+public final class TrafficLab implements AutoCloseable {
+    /** 3.25 ms one way: 6.5 ms RTT between the sites (Frankfurt–Amsterdam). */
+    public static final long DEFAULT_DELAY_NANOS = 3_250_000;
+    private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
+    private static final long TOP_UP_QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(60);
+
+    private final LabTopology topology;
+    private final long delayNanos;
+    private final boolean owned;
+    private DelayBridge bridge;
+
+    private TrafficLab(LabTopology topology, long delayNanos, boolean owned) {
+        this.topology = topology;
+        this.delayNanos = delayNanos;
+        this.owned = owned;
+    }
+
+    /**
+     * Builds the namespaces for {@code prefix} and starts the bridge in this JVM.
+     *
+     * @throws java.io.IOException when a namespace of that prefix exists or a command fails (nothing is left behind)
+     */
+    public static TrafficLab up(String prefix, long delayNanos) throws Exception {
+        TrafficLab lab = new TrafficLab(new LabTopology(prefix), delayNanos, true);
+        LabNetwork.up(lab.topology);
+        try {
+            lab.bridge = DelayBridge.start(lab.topology.router(), LabTopology.IF_RT_R1, LabTopology.IF_RT_R2,
+                    delayNanos);
+        } catch (Exception e) {
+            LabNetwork.down(lab.topology);
+            throw e;
+        }
+        return lab;
+    }
+
+    /**
+     * A lab built and bridged by another process ({@code lab.sh up}); {@link #close()} leaves it standing.
+     *
+     * @throws IllegalStateException when its namespaces do not exist
+     */
+    public static TrafficLab attach(String prefix, long delayNanos) throws Exception {
+        LabTopology t = new LabTopology(prefix);
+        if (!LabNetwork.exists(t)) {
+            throw new IllegalStateException("lab " + prefix + " is not up (no namespace " + t.router() + ")");
+        }
+        return new TrafficLab(t, delayNanos, false);
+    }
+
+    public LabTopology topology() {
+        return topology;
+    }
+
+    /** The router's namespace, where an agent, tcpdump or iftop watching the sites' traffic runs. */
+    public String routerNamespace() {
+        return topology.router();
+    }
+
+    /** The router's region-2 interface ({@code rt-r2}): every cross-site packet passes it, both ways. */
+    public String agentInterface() {
+        return LabTopology.IF_RT_R2;
+    }
+
+    /** The bridge's counters, empty for an attached lab. */
+    public List<BridgeStats> bridgeStats() {
+        return bridge == null ? List.of() : bridge.stats();
+    }
+
+    /** Runs the traffic of {@code spec} and returns what crossed the router. */
+    public LabTruth run(RunSpec spec) throws Exception {
+        long start = Instant.now().toEpochMilli();
+        List<HostTraffic> hosts = new ArrayList<>();
+        try (WireCounter counter = WireCounter.start(topology.router(), LabTopology.IF_RT_R2);
+                LabServers servers = LabServers.start(topology.region1(), spec.seed())) {
+            try {
+                long seed = spec.seed();
+                for (LabHost h : LabHost.REGION2_HOSTS) {
+                    HostTraffic t = new HostTraffic(topology.region2(), h, spec.shares().get(h.address()), counter,
+                            ++seed * 7919);
+                    hosts.add(t);
+                    t.start();
+                }
+                long deadline = System.nanoTime() + spec.duration().toNanos();
+                while (System.nanoTime() < deadline) {
+                    LockSupport.parkNanos(deadline - System.nanoTime());
+                }
+                for (HostTraffic t : hosts) {
+                    t.stopBackground();
+                }
+                settle(counter, QUIET_NANOS);
+                for (HostTraffic t : hosts) {
+                    t.topUp(() -> settle(counter, TOP_UP_QUIET_NANOS));
+                }
+            } finally {
+                hosts.forEach(HostTraffic::close);
+            }
+            settle(counter, QUIET_NANOS);
+            servers.close();
+            counter.close();
+            return new LabTruth(topology.prefix(), LabTopology.IF_RT_R2, delayNanos / 1000, start,
+                    Instant.now().toEpochMilli(), spec.shares(), counter.packets(), counter.ipBytes(),
+                    counter.otherFrames(), counter.droppedKernel(), counter.snapshot());
+        }
+    }
+
+    /**
+     * {@link #run} while tcpdump records the router's region-2 interface into {@code pcap}: the demo capture.
+     *
+     * @throws java.io.IOException when tcpdump dropped packets, so the file would not match the truth
+     */
+    public LabTruth record(Path pcap, RunSpec spec) throws Exception {
+        LabRecorder recorder = LabRecorder.start(topology.router(), LabTopology.IF_RT_R2, pcap);
+        LabTruth truth;
+        try {
+            truth = run(spec);
+        } finally {
+            long drops = recorder.stop();
+            if (drops != 0) {
+                throw new java.io.IOException(pcap + ": tcpdump dropped " + drops + " packets");
+            }
+        }
+        return truth;
+    }
+
+    /** Waits until the counter has seen no frame for {@code quietNanos} (at most 10 s). */
+    private static void settle(WireCounter counter, long quietNanos) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (counter.quietNanos() < quietNanos && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(quietNanos - counter.quietNanos());
+        }
+    }
+
+    /** Stops the bridge; deletes the namespaces when this object built them. Idempotent. */
+    @Override
+    public void close() throws java.io.IOException {
+        if (bridge != null) {
+            bridge.close();
+            bridge = null;
+        }
+        if (owned) {
+            LabNetwork.down(topology);
+        }
+    }
+}
