@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The traffic of one region-2 application server towards region 1: a pool of {@value #POOL} TNS connections
- * worked by {@value #DB_WORKERS} threads (SQL round trips: ~450 B calls, log-normal results, median 2 KiB),
+ * worked by {@value #DB_WORKERS} threads (SQL round trips: ~450 B calls, log-normal results, median 2 KiB, cut to the deficit),
  * and background streams: cluster T3 to wls1 and wls2, JMS over T3 (produce and consume), Coherence TMB
  * and TCMP datagrams, admin HTTP polls, DNS lookups. The DB threads make a round trip only while the host's
  * DB bytes on the wire ({@link WireCounter}) are below {@code share} of its cross-site bytes, so the mix
@@ -117,11 +117,14 @@ final class HostTraffic implements Closeable {
 
     private void dbWorker(Random r) {
         while (running) {
-            if (deficit() <= 0) {
+            long d = deficit();
+            if (d <= 0) {
                 LockSupport.parkNanos(2_000_000);
                 continue;
             }
-            int reply = (int) Math.min(65_536, Math.max(11, Math.exp(Math.log(2_048) + r.nextGaussian())));
+            // a result no larger than this worker's part of the deficit: the share never overshoots by much
+            double rows = Math.exp(Math.log(2_048) + r.nextGaussian());
+            int reply = (int) Math.max(11, Math.min(Math.min(65_536, d / DB_WORKERS), rows));
             roundTrip(r, 350 + r.nextInt(200), reply);
         }
     }

@@ -64,6 +64,15 @@ class LabRunIT {
         assertThat(l7ByPort(records)).containsEntry(1521, "oracle-tns").containsEntry(7001, "t3")
                 .containsEntry(8011, "t3-jms").containsEntry(9002, "http").containsEntry(53, "unknown");
         assertThat(l7ByPort(records).get(7574)).isIn("coherence-tmb", "coherence-tcmp");
+
+        List<Long> rtts = records.stream().filter(r -> r.rttMicros() != null).map(FlowRecord::rttMicros).sorted()
+                .toList();
+        System.out.printf("handshake RTT at the router: %d handshakes, min %d us, p50 %d, p95 %d, max %d%n",
+                rtts.size(), rtts.get(0), rtts.get(rtts.size() / 2), rtts.get(rtts.size() * 95 / 100),
+                rtts.get(rtts.size() - 1));
+        assertThat(rtts).hasSizeGreaterThanOrEqualTo(2 * (HostTraffic.POOL + 6));
+        assertThat(rtts.get(0)).isGreaterThanOrEqualTo(2 * TrafficLab.DEFAULT_DELAY_NANOS / 1000);
+        assertThat(rtts.get(rtts.size() / 2)).isBetween(5_500L, 7_500L);
     }
 
     private static FlowSink collect(List<FlowRecord> records) {
