@@ -33,6 +33,7 @@ final class BridgeLane {
     private final AtomicLong sendErrors = new AtomicLong();
     private final AtomicLong lateSum = new AtomicLong();
     private final AtomicLong lateMax = new AtomicLong();
+    private final AtomicLong lateOver1ms = new AtomicLong();
     private volatile long droppedKernel;
     private Thread capture;
     private Thread sender;
@@ -109,6 +110,9 @@ final class BridgeLane {
             long late = System.nanoTime() - h.dueNanos;
             lateSum.addAndGet(late);
             lateMax.accumulateAndGet(late, Math::max);
+            if (late > 1_000_000) {
+                lateOver1ms.incrementAndGet();
+            }
             forwarded.incrementAndGet();
         } catch (PcapNativeException | NotOpenException e) {
             sendErrors.incrementAndGet();
@@ -150,6 +154,7 @@ final class BridgeLane {
 
     BridgeStats stats() {
         long n = forwarded.get();
-        return new BridgeStats(name, n, sendErrors.get(), droppedKernel, lateMax.get(), n == 0 ? 0 : lateSum.get() / n);
+        return new BridgeStats(name, n, sendErrors.get(), droppedKernel, lateMax.get(), n == 0 ? 0 : lateSum.get() / n,
+                lateOver1ms.get());
     }
 }

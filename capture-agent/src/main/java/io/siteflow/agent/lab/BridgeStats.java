@@ -9,7 +9,8 @@ package io.siteflow.agent.lab;
  * @param droppedKernel   frames the capture's ring buffer dropped (never forwarded)
  * @param maxLateNanos    largest time a frame was injected after its due time
  * @param meanLateNanos   mean of that lateness
+ * @param lateOver1ms     frames injected more than 1 ms after their due time
  */
 public record BridgeStats(String name, long forwarded, long sendErrors, long droppedKernel, long maxLateNanos,
-        long meanLateNanos) {
+        long meanLateNanos, long lateOver1ms) {
 }

@@ -22,7 +22,8 @@ final class LabBridgeCommand implements Callable<Integer> {
         CountDownLatch done = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             bridge.close();
-            System.out.println("bridge stopped: " + bridge.stats());
+            bridge.stats().forEach(s -> System.out.println(BridgeProcess.statsLine(s)));
+            System.out.flush();
             done.countDown();
         }));
         System.out.printf("bridging %s <-> %s in %s, %d ns one way%n", LabTopology.IF_RT_R1, LabTopology.IF_RT_R2,

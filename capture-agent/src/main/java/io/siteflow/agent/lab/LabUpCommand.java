@@ -2,9 +2,8 @@ package io.siteflow.agent.lab;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
+import java.io.IOException;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -30,19 +29,12 @@ final class LabUpCommand implements Callable<Integer> {
         Path log = dir.resolve("bridge.log");
         Files.deleteIfExists(log);
         LabNetwork.up(t);
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Process p = new ProcessBuilder(List.of("ip", "netns", "exec", t.router(), java, "-Xmx128m",
-                "-cp", System.getProperty("java.class.path"), LabMain.class.getName(), "bridge",
-                "--prefix", lab.prefix, "--delay-nanos", String.valueOf(delayNanos)))
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!Files.readString(log).contains("bridging")) {
-            if (!p.isAlive() || System.nanoTime() > deadline) {
-                LabNetwork.down(t);
-                System.err.println("lab up: the bridge did not start: " + Files.readString(log).strip());
-                return 1;
-            }
-            TimeUnit.MILLISECONDS.sleep(50);
+        BridgeProcess p;
+        try {
+            p = BridgeProcess.start(t, delayNanos, log);
+        } catch (IOException e) {
+            LabNetwork.down(t);
+            throw e;
         }
         Files.writeString(dir.resolve("delay-nanos"), String.valueOf(delayNanos));
         System.out.printf("lab %s up: %s (region1 %s), %s (router, bridge pid %d, %.3f ms one way), %s (region2 %s);"

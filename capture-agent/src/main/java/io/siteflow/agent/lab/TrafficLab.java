@@ -1,5 +1,6 @@
 package io.siteflow.agent.lab;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,6 +33,8 @@ public final class TrafficLab implements AutoCloseable {
     private final long delayNanos;
     private final boolean owned;
     private DelayBridge bridge;
+    private BridgeProcess bridgeProcess;
+    private List<BridgeStats> finalStats = List.of();
 
     private TrafficLab(LabTopology topology, long delayNanos, boolean owned) {
         this.topology = topology;
@@ -40,11 +43,27 @@ public final class TrafficLab implements AutoCloseable {
     }
 
     /**
-     * Builds the namespaces for {@code prefix} and starts the bridge in this JVM.
+     * Builds the namespaces for {@code prefix} and starts the bridge in a JVM of its own in the router
+     * namespace ({@link BridgeProcess}, log {@code bridge.log} in the temporary directory's
+     * {@code siteflow-lab-PREFIX}).
      *
      * @throws java.io.IOException when a namespace of that prefix exists or a command fails (nothing is left behind)
      */
     public static TrafficLab up(String prefix, long delayNanos) throws Exception {
+        TrafficLab lab = new TrafficLab(new LabTopology(prefix), delayNanos, true);
+        LabNetwork.up(lab.topology);
+        try {
+            Path dir = Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir"), "siteflow-lab-" + prefix));
+            lab.bridgeProcess = BridgeProcess.start(lab.topology, delayNanos, dir.resolve("bridge.log"));
+        } catch (Exception e) {
+            LabNetwork.down(lab.topology);
+            throw e;
+        }
+        return lab;
+    }
+
+    /** As {@link #up} with the bridge on threads of this JVM (its GC pauses then delay frames too). */
+    public static TrafficLab upInProcess(String prefix, long delayNanos) throws Exception {
         TrafficLab lab = new TrafficLab(new LabTopology(prefix), delayNanos, true);
         LabNetwork.up(lab.topology);
         try {
@@ -84,9 +103,12 @@ public final class TrafficLab implements AutoCloseable {
         return LabTopology.IF_RT_R2;
     }
 
-    /** The bridge's counters, empty for an attached lab. */
+    /**
+     * The bridge's counters: live for an in-process bridge, the final ones after {@link #close()} for a bridge
+     * process; empty for an attached lab.
+     */
     public List<BridgeStats> bridgeStats() {
-        return bridge == null ? List.of() : bridge.stats();
+        return bridge != null ? bridge.stats() : finalStats;
     }
 
     /** Runs the traffic of {@code spec} and returns what crossed the router. */
@@ -157,8 +179,17 @@ public final class TrafficLab implements AutoCloseable {
     @Override
     public void close() throws java.io.IOException {
         if (bridge != null) {
+            finalStats = bridge.stats();
             bridge.close();
             bridge = null;
+        }
+        if (bridgeProcess != null) {
+            try {
+                finalStats = bridgeProcess.stop();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            bridgeProcess = null;
         }
         if (owned) {
             LabNetwork.down(topology);

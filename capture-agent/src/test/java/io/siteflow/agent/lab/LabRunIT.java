@@ -33,11 +33,14 @@ class LabRunIT {
         Path json = dir.resolve("truth.json");
         LabTruth truth;
         List<BridgeStats> bridge;
-        try (TrafficLab lab = TrafficLab.up("lrit" + ProcessHandle.current().pid() % 1_000_000,
-                TrafficLab.DEFAULT_DELAY_NANOS)) {
+        TrafficLab lab = TrafficLab.up("lrit" + ProcessHandle.current().pid() % 1_000_000,
+                TrafficLab.DEFAULT_DELAY_NANOS);
+        try (lab) {
             truth = lab.record(pcap, RunSpec.of(Duration.ofSeconds(10), 0.93).withShare("wls4", 0.80));
-            bridge = lab.bridgeStats();
         }
+        bridge = lab.bridgeStats();
+        assertThat(bridge).hasSize(2);
+        assertThat(LabNetwork.exists(lab.topology())).isFalse();
         truth.writeJson(json);
         System.out.printf("lab run: %d packets, %d IP bytes; wls3 %d B share %.6f; wls4 %d B share %.6f; %s%n",
                 truth.packets(), truth.ipBytes(), truth.crossBytes(LabHost.WLS3.address()),
