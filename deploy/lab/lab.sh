@@ -6,6 +6,7 @@
 #   deploy/lab/lab.sh run    [--prefix P] [--seconds 60] [--mix db=0.93] [--share wls4=0.80]... [--out truth.json]
 #   deploy/lab/lab.sh record FILE.pcap [--prefix P] [--seconds 60] [--mix db=0.93] [--share HOST=F]... [--out T.json]
 #   deploy/lab/lab.sh down   [--prefix P]
+#   deploy/lab/lab.sh nudge  [--prefix P]    (one datagram outside region 1: ends a waiting `iftop -t -s N`)
 #
 # `run` and `record` use the lab that `up` built, or build one for the run and delete it afterwards.
 # Needs root, iproute2, ethtool, libpcap and tcpdump. See deploy/lab/README.md.
@@ -21,9 +22,9 @@ for tool in ip ethtool tcpdump java; do
 done
 
 case "${1:-}" in
-  up|run|record|down|bridge) ;;
-  ""|-h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-  *) die "unknown command '$1' (up, run, record, down)" ;;
+  up|run|record|down|nudge|bridge) ;;
+  ""|-h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  *) die "unknown command '$1' (up, run, record, down, nudge)" ;;
 esac
 
 # Build the jars the way ./siteflow does (first use, or sources changed), then run the lab's entry point.

@@ -7,13 +7,13 @@ import picocli.CommandLine.Command;
 
 /**
  * The traffic lab's command line ({@code deploy/lab/lab.sh} wraps it):
- * {@code up}, {@code run}, {@code record}, {@code down}, and {@code bridge} (the router process {@code up}
+ * {@code up}, {@code run}, {@code record}, {@code down}, {@code nudge}, and {@code bridge} (the router process {@code up}
  * starts). Exit codes: 0 done, 1 failure, 64 wrong usage.
  */
 @Command(name = "lab", mixinStandardHelpOptions = true,
         description = "Two sites in network namespaces, a delaying router, real FMW-like traffic and its truth.",
         subcommands = {LabUpCommand.class, LabRunCommand.class, LabRecordCommand.class, LabDownCommand.class,
-            LabBridgeCommand.class})
+            LabNudgeCommand.class, LabBridgeCommand.class})
 public final class LabMain implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

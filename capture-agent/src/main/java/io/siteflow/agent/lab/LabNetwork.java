@@ -51,6 +51,8 @@ public final class LabNetwork {
                 LabTopology.MAC_R2);
         site(t.region2(), LabTopology.IF_R2, LabHost.REGION2_HOSTS, LabTopology.CIDR_R1, LabHost.REGION1_HOSTS,
                 LabTopology.MAC_R1);
+        Shell.run("ip", "-n", t.region2(), "neigh", "replace", LabTopology.NUDGE_TARGET, "lladdr", LabTopology.MAC_R1,
+                "dev", LabTopology.IF_R2, "nud", "permanent");
     }
 
     private static void veth(String nsA, String ifA, String macA, String nsB, String ifB, String macB)

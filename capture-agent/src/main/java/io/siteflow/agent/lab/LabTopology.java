@@ -27,6 +27,12 @@ public record LabTopology(String prefix) {
     public static final String MAC_RT_R2 = "02:5f:1a:00:02:fe";
     public static final String CIDR_R1 = "10.1.0.0/16";
     public static final String CIDR_R2 = "10.2.0.0/16";
+    /**
+     * Where {@link TrafficLab#nudge()} sends its datagram: inside region 2's own /16, so no capture filtered
+     * with {@code -F 10.1.0.0/16} counts it; its neighbour entry points at region 1's interface, so it crosses
+     * the router (region 1 drops it: not its address, no forwarding).
+     */
+    public static final String NUDGE_TARGET = "10.2.255.254";
 
     public LabTopology {
         if (prefix == null || !prefix.matches("[a-z][a-z0-9]{0,11}")) {

@@ -1,5 +1,9 @@
 package io.siteflow.agent.lab;
 
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -165,6 +169,23 @@ public final class TrafficLab implements AutoCloseable {
             }
         }
         return truth;
+    }
+
+    /**
+     * Sends one UDP datagram (9 bytes of payload, port 9) from wls3 to {@value LabTopology#NUDGE_TARGET}, which
+     * crosses the router but is outside region 1: captures blocked on an idle interface wake up (an
+     * {@code iftop -t -s N} only ends on a packet after its N seconds), and those filtered with
+     * {@code -F 10.1.0.0/16} (iftop, the agent) do not count it. Call it after {@link #run}, not during one:
+     * the lab's own counter would count it.
+     */
+    public void nudge() throws Exception {
+        Netns.call(topology.region2(), () -> {
+            try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(LabHost.WLS3.address(), 0))) {
+                byte[] b = "lab-nudge".getBytes(StandardCharsets.US_ASCII);
+                s.send(new DatagramPacket(b, b.length, new InetSocketAddress(LabTopology.NUDGE_TARGET, 9)));
+            }
+            return null;
+        });
     }
 
     /** Waits until the counter has seen no frame for {@code quietNanos} (at most 10 s). */
