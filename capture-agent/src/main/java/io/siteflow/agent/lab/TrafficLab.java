@@ -107,6 +107,11 @@ public final class TrafficLab implements AutoCloseable {
         return LabTopology.IF_RT_R2;
     }
 
+    /** The PID of the bridge's JVM while it runs; empty for an in-process bridge or an attached lab. */
+    public java.util.OptionalLong bridgePid() {
+        return bridgeProcess == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(bridgeProcess.pid());
+    }
+
     /**
      * The bridge's counters: live for an in-process bridge, the final ones after {@link #close()} for a bridge
      * process; empty for an attached lab.

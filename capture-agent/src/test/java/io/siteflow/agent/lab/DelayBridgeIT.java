@@ -1,6 +1,7 @@
 package io.siteflow.agent.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.DataInputStream;
 import java.io.InputStream;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The lab's router bridge in real namespaces: end-to-end TCP through it has a handshake RTT of twice the
  * one-way delay, bytes arrive intact, nothing of the lab is visible outside its namespaces, and {@code down}
- * leaves no namespace, no bridge thread and no process behind.
+ * leaves no namespace, no bridge thread and no process behind (the bridge's own JVM and anything else
+ * started inside the namespaces included).
  */
 class DelayBridgeIT {
     private static final long DELAY_NANOS = 3_250_000;
@@ -60,6 +62,26 @@ class DelayBridgeIT {
         assertThat(LabNetwork.exists(t)).isFalse();
         assertThat(Shell.run("ip", "netns", "list")).doesNotContain(t.prefix() + "-");
         assertThat(Thread.getAllStackTraces().keySet()).noneMatch(th -> th.getName().startsWith("bridge-"));
+    }
+
+    @Test
+    void closingTheLabEndsTheBridgeProcessAndEveryProcessInsideAndDeletesOnlyItsNamespaces() throws Exception {
+        TrafficLab lab = TrafficLab.up("dbip" + ProcessHandle.current().pid() % 1_000_000, DELAY_NANOS);
+        long bridgePid;
+        Process stray;
+        try (lab) {
+            bridgePid = lab.bridgePid().orElseThrow();
+            assertThat(Shell.run("ip", "netns", "pids", lab.routerNamespace())).contains(String.valueOf(bridgePid));
+            stray = new ProcessBuilder("ip", "netns", "exec", lab.topology().region1(), "sleep", "600").start();
+            assertThatThrownBy(() -> TrafficLab.up(lab.topology().prefix(), DELAY_NANOS))
+                    .hasMessageStartingWith("lab " + lab.topology().prefix() + " is already up (namespaces [");
+            assertThat(LabNetwork.exists(lab.topology())).isTrue();
+        }
+        assertThat(ProcessHandle.of(bridgePid).map(ProcessHandle::isAlive)).isNotEqualTo(java.util.Optional.of(true));
+        assertThat(stray.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(LabNetwork.exists(lab.topology())).isFalse();
+        assertThat(lab.bridgeStats()).hasSize(2).allSatisfy(s -> assertThat(s.sendErrors()).isZero());
+        LabNetwork.down(lab.topology());
     }
 
     private static List<Long> handshakes(LabTopology t, ServerSocket server, int n) throws Exception {
