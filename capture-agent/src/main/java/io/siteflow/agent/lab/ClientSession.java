@@ -46,6 +46,7 @@ final class ClientSession implements Closeable {
             Socket socket = new Socket();
             try {
                 socket.setTcpNoDelay(true);
+                socket.setSoTimeout(30_000);
                 socket.bind(new InetSocketAddress(local.address(), 0));
                 socket.connect(new InetSocketAddress(service.host().address(), service.port()), 10_000);
                 return socket;

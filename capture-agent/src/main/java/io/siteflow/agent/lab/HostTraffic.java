@@ -15,12 +15,12 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The traffic of one region-2 application server towards region 1: a pool of {@value #POOL} TNS connections
- * worked by {@value #DB_WORKERS} threads (SQL round trips: ~450 B calls, log-normal results, median 2 KiB, cut to the deficit),
- * and background streams: cluster T3 to wls1 and wls2, JMS over T3 (produce and consume), Coherence TMB
+ * worked by {@value #DB_WORKERS} threads (SQL round trips: ~450 B calls, log-normal results, median 2 KiB,
+ * cut to the deficit), and background streams: cluster T3 to wls1 and wls2, JMS over T3 (produce and consume), Coherence TMB
  * and TCMP datagrams, admin HTTP polls, DNS lookups. The DB threads make a round trip only while the host's
  * DB bytes on the wire ({@link WireCounter}) are below {@code share} of its cross-site bytes, so the mix
  * follows the target all along. Lifecycle: {@link #start}, {@link #stopBackground}, {@link #topUp},
- * {@link #close}, from one controlling thread.
+ * {@link #close}, from one controlling thread; {@link #stopBackground} and {@link #close} are idempotent.
  */
 final class HostTraffic implements Closeable {
     static final int POOL = 20;
@@ -158,6 +158,7 @@ final class HostTraffic implements Closeable {
         for (Thread t : threads) {
             t.join(10_000);
         }
+        threads.clear();
         for (Closeable c : background) {
             try {
                 c.close();
@@ -165,6 +166,7 @@ final class HostTraffic implements Closeable {
                 errors.incrementAndGet();
             }
         }
+        background.clear();
     }
 
     /**

@@ -146,7 +146,10 @@ public final class TrafficLab implements AutoCloseable {
                     t.topUp(() -> settle(counter, TOP_UP_QUIET_NANOS));
                 }
             } finally {
-                hosts.forEach(HostTraffic::close);
+                for (HostTraffic t : hosts) {
+                    t.stopBackground();
+                    t.close();
+                }
             }
             settle(counter, QUIET_NANOS);
             servers.close();
