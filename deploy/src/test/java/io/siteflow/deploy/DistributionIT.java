@@ -18,8 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with a plain {@code java} on PATH, no Maven, no JAVA_HOME.
  */
 class DistributionIT {
-    private static final String VERSION = System.getProperty("siteflow.version", "0.1.0-SNAPSHOT");
-    private static final String JAVA_BIN = Path.of(System.getProperty("java.home"), "bin").toString();
+    private static final String VERSION = Distribution.VERSION;
 
     @TempDir
     static Path unpacked;
@@ -27,13 +26,7 @@ class DistributionIT {
 
     @BeforeAll
     static void unpack() throws Exception {
-        Path archive = Path.of(System.getProperty("siteflow.distribution",
-                "target/siteflow-" + VERSION + ".tar.gz")).toAbsolutePath();
-        assertThat(archive).as("run mvn package first").isRegularFile();
-        Processes.Result r = Processes.run(unpacked, Map.of(),
-                List.of("tar", "-xzf", archive.toString(), "-C", unpacked.toString()), 60);
-        assertThat(r.exitCode()).as(r.output()).isZero();
-        home = unpacked.resolve("siteflow-" + VERSION);
+        home = Distribution.unpack(unpacked);
     }
 
     private static Processes.Result siteflow(Map<String, String> env, String... args) throws Exception {
@@ -42,7 +35,7 @@ class DistributionIT {
     }
 
     private static Map<String, String> plainJava() {
-        return Map.of("PATH", JAVA_BIN + ":/usr/bin:/bin", "LANG", "C.UTF-8");
+        return Distribution.plainJava();
     }
 
     @Test
