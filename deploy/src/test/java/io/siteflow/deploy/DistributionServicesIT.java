@@ -124,5 +124,10 @@ class DistributionServicesIT {
         assertThat(metrics).isNotNull();
         assertThat(metrics.statusCode()).isEqualTo(200);
         assertThat(metrics.body()).contains("siteflow_processor_records_in_total", "siteflow_processor_dlq_total");
+        // the consumer lag the SiteflowConsumerLag alert reads (Kafka's client metric, bound by Micrometer)
+        awaitOrShowLog("/metrics shows the consumer lag", "processor", processor, () -> {
+            HttpResponse<String> r = get(http, "/metrics");
+            return r != null && r.body().contains("kafka_consumer_fetch_manager_records_lag_max");
+        });
     }
 }
