@@ -61,8 +61,9 @@ if [ -n "$ARCHIVE" ]; then
   version=${BASH_REMATCH[1]}
 else
   here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
-  [ -x "$here/bin/siteflow" ] && [ -d "$here/lib" ] \
-    || die "no ARCHIVE given and $here is not an unpacked distribution (no bin/siteflow and lib/)"
+  if [ ! -x "$here/bin/siteflow" ] || [ ! -d "$here/lib" ]; then
+    die "no ARCHIVE given and $here is not an unpacked distribution (no bin/siteflow and lib/)"
+  fi
   name=$(basename "$here")
   [[ "$name" =~ ^siteflow-(.+)$ ]] || die "$here: directory is not named siteflow-VERSION"
   version=${BASH_REMATCH[1]}

@@ -121,6 +121,18 @@ class DistributionIT {
     }
 
     @Test
+    void installShInTheDistributionCopiesItWithoutAnArchive() throws Exception {
+        Processes.Result r = Processes.run(home, Map.of(), List.of("bash", home.resolve("install.sh").toString(),
+                "--dry-run"), 60);
+
+        assertThat(r.exitCode()).as(r.output()).isZero();
+        assertThat(r.output()).contains("+ cp -a " + home + " /opt/siteflow-" + VERSION + "\n",
+                "+ ln -sfn /opt/siteflow-" + VERSION + " /opt/siteflow\n",
+                "+ install -m 0644 /opt/siteflow-" + VERSION + "/systemd/siteflow-agent.service"
+                        + " /etc/systemd/system/siteflow-agent.service\n");
+    }
+
+    @Test
     void saysWhatToInstallWhenNoJavaIsFound(@TempDir Path tools) throws Exception {
         // PATH with the two tools the script needs and no java
         Path bin = Files.createDirectories(tools.resolve("bin"));

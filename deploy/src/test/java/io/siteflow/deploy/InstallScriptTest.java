@@ -122,6 +122,15 @@ class InstallScriptTest {
     }
 
     @Test
+    void withoutAnArchiveNeedsToSitInAnUnpackedDistribution() throws Exception {
+        Processes.Result r = install(List.of("--dry-run"));
+
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.output()).isEqualTo("install.sh: no ARCHIVE given and " + DeployFiles.dir()
+                + " is not an unpacked distribution (no bin/siteflow and lib/)\n");
+    }
+
+    @Test
     void rejectsAMissingArchive() throws Exception {
         Processes.Result r = install(List.of("--dry-run", tmp.resolve("siteflow-1.0.tar.gz").toString()));
 
