@@ -127,9 +127,35 @@ class DistributionIT {
 
         assertThat(r.exitCode()).as(r.output()).isZero();
         assertThat(r.output()).contains("+ cp -a " + home + " /opt/siteflow-" + VERSION + "\n",
-                "+ ln -sfn /opt/siteflow-" + VERSION + " /opt/siteflow\n",
+                "+ ln -sfn siteflow-" + VERSION + " /opt/siteflow\n",
                 "+ install -m 0644 /opt/siteflow-" + VERSION + "/systemd/siteflow-agent.service"
                         + " /etc/systemd/system/siteflow-agent.service\n");
+    }
+
+    @Test
+    void installBelowARootGivesAWorkingOptSiteflowAndKeepsSettingsOnUpgrade(@TempDir Path root) throws Exception {
+        Path archive = Path.of(System.getProperty("siteflow.distribution",
+                "target/siteflow-" + VERSION + ".tar.gz")).toAbsolutePath();
+        List<String> install = List.of("bash", home.resolve("install.sh").toString(), "--root", root.toString(),
+                archive.toString());
+
+        Processes.Result first = Processes.run(root, Map.of(), install, 120);
+        Files.writeString(root.resolve("etc/default/siteflow-agent"), "IFACE=bond0\n");
+        Processes.Result second = Processes.run(root, Map.of(), install, 120);
+        Processes.Result version = Processes.runClean(root, plainJava(),
+                List.of(root.resolve("opt/siteflow/bin/siteflow").toString(), "--version"), 120);
+
+        assertThat(first.exitCode()).as(first.output()).isZero();
+        assertThat(second.exitCode()).as(second.output()).isZero();
+        assertThat(Files.readSymbolicLink(root.resolve("opt/siteflow"))).isEqualTo(Path.of("siteflow-" + VERSION));
+        assertThat(version.output()).contains(VERSION);
+        assertThat(root.resolve("etc/siteflow/sites.yaml")).hasSameTextualContentAs(home.resolve("conf/sites.yaml"));
+        assertThat(root.resolve("etc/default/siteflow-processor")).hasSameTextualContentAs(home.resolve("conf/processor.env"));
+        assertThat(root.resolve("etc/systemd/system/siteflow-agent.service"))
+                .hasSameTextualContentAs(home.resolve("systemd/siteflow-agent.service"));
+        // the upgrade keeps the operator's settings
+        assertThat(second.output()).contains("install.sh: keeping " + root + "/etc/default/siteflow-agent");
+        assertThat(root.resolve("etc/default/siteflow-agent")).hasContent("IFACE=bond0");
     }
 
     @Test

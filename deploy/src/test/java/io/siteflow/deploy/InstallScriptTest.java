@@ -44,8 +44,8 @@ class InstallScriptTest {
         }
         expected.add("+ install -d -m 0755 /opt");
         expected.add("+ tar -xzf " + a + " -C /opt --no-same-owner");
-        expected.add("+ ln -sfn /opt/siteflow-1.2.3 /opt/siteflow");
-        expected.add("+ install -d -m 0755 /etc/siteflow /etc/default");
+        expected.add("+ ln -sfn siteflow-1.2.3 /opt/siteflow");
+        expected.add("+ install -d -m 0755 /etc/siteflow /etc/default /etc/systemd/system");
         if (!Files.exists(Path.of("/etc/siteflow/sites.yaml"))) {
             expected.add("+ install -m 0644 /opt/siteflow-1.2.3/conf/sites.yaml /etc/siteflow/sites.yaml");
         }
@@ -101,6 +101,28 @@ class InstallScriptTest {
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.output()).isEqualTo("install.sh: must run as root (sudo " + script
                 + " ...), or with --dry-run to see what it would do\n");
+    }
+
+    @Test
+    void dryRunBelowARootCreatesNoUserAndReloadsNothing() throws Exception {
+        Path a = archive("siteflow-1.2.3.tar.gz");
+
+        Processes.Result r = install(List.of("--dry-run", "--root", tmp + "/image/", a.toString()));
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.output()).contains("+ tar -xzf " + a + " -C " + tmp + "/image/opt --no-same-owner\n",
+                "+ ln -sfn siteflow-1.2.3 " + tmp + "/image/opt/siteflow\n",
+                "install.sh: --root: create the user siteflow in the target (useradd --system siteflow)\n",
+                "install.sh: --root: no systemctl daemon-reload\n");
+        assertThat(r.output()).doesNotContain("useradd --system --user-group", "+ systemctl");
+    }
+
+    @Test
+    void rejectsRootWithoutADirectory() throws Exception {
+        Processes.Result r = install(List.of("--root"));
+
+        assertThat(r.exitCode()).isEqualTo(64);
+        assertThat(r.output()).endsWith("install.sh: --root needs a directory\n");
     }
 
     @Test
