@@ -4,21 +4,20 @@
 # site model in /etc/siteflow (settings already there are kept), then `systemctl daemon-reload`.
 # Services are neither enabled nor started: edit the settings first.
 #
-#   install.sh [--dry-run] [ARCHIVE]
+#   install.sh [--dry-run] [--root DIR] [ARCHIVE]
 #
 # ARCHIVE is a siteflow-VERSION.tar.gz; without it, the unpacked distribution this script sits in
-# is copied. --dry-run prints the commands instead of running them (no root needed).
+# is copied. --dry-run prints the commands instead of running them (no root needed). --root DIR
+# installs below DIR (an image or package being built): no user, no daemon-reload, no root needed.
 set -euo pipefail
 
-PREFIX=/opt
-ETC=/etc
-UNIT_DIR=/etc/systemd/system
 USER_NAME=siteflow
 DRY_RUN=0
+ROOT=""
 ARCHIVE=""
 
 die() { echo "install.sh: $*" >&2; exit 1; }
-usage() { sed -n '7,10p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '7,11p' "$0" | sed 's/^# \{0,1\}//'; }
 
 # Prints a command as a shell would read it, and runs it unless --dry-run.
 run() {
@@ -42,6 +41,8 @@ install_once() {
 while [ $# -gt 0 ]; do
   case "$1" in
     --dry-run) DRY_RUN=1 ;;
+    --root) [ $# -ge 2 ] || { usage >&2; echo "install.sh: --root needs a directory" >&2; exit 64; }
+            ROOT=${2%/}; shift ;;
     -h|--help) usage; exit 0 ;;
     -*) usage >&2; echo "install.sh: unknown option: $1" >&2; exit 64 ;;
     *) [ -z "$ARCHIVE" ] || { usage >&2; echo "install.sh: one ARCHIVE only" >&2; exit 64; }
@@ -50,7 +51,11 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-if [ "$DRY_RUN" -eq 0 ] && [ "$(id -u)" -ne 0 ]; then
+PREFIX="$ROOT/opt"
+ETC="$ROOT/etc"
+UNIT_DIR="$ROOT/etc/systemd/system"
+
+if [ "$DRY_RUN" -eq 0 ] && [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then
   die "must run as root (sudo $0 ...), or with --dry-run to see what it would do"
 fi
 
@@ -61,8 +66,9 @@ if [ -n "$ARCHIVE" ]; then
   version=${BASH_REMATCH[1]}
 else
   here=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
-  [ -x "$here/bin/siteflow" ] && [ -d "$here/lib" ] \
-    || die "no ARCHIVE given and $here is not an unpacked distribution (no bin/siteflow and lib/)"
+  if [ ! -x "$here/bin/siteflow" ] || [ ! -d "$here/lib" ]; then
+    die "no ARCHIVE given and $here is not an unpacked distribution (no bin/siteflow and lib/)"
+  fi
   name=$(basename "$here")
   [[ "$name" =~ ^siteflow-(.+)$ ]] || die "$here: directory is not named siteflow-VERSION"
   version=${BASH_REMATCH[1]}
@@ -70,7 +76,9 @@ fi
 home="$PREFIX/siteflow-$version"
 
 # 1. the system user that every unit runs as
-if getent passwd "$USER_NAME" >/dev/null 2>&1; then
+if [ -n "$ROOT" ]; then
+  echo "install.sh: --root: create the user $USER_NAME in the target (useradd --system $USER_NAME)"
+elif getent passwd "$USER_NAME" >/dev/null 2>&1; then
   echo "install.sh: user $USER_NAME exists"
 else
   run useradd --system --user-group --home-dir /var/lib/siteflow --no-create-home \
@@ -84,10 +92,11 @@ if [ -n "$ARCHIVE" ]; then
 else
   run cp -a "$here" "$home"
 fi
-run ln -sfn "$home" "$PREFIX/siteflow"
+# relative, so that the link holds below --root too
+run ln -sfn "siteflow-$version" "$PREFIX/siteflow"
 
 # 3. settings: the site model and one file per service
-run install -d -m 0755 "$ETC/siteflow" "$ETC/default"
+run install -d -m 0755 "$ETC/siteflow" "$ETC/default" "$UNIT_DIR"
 install_once 0644 "$home/conf/sites.yaml" "$ETC/siteflow/sites.yaml"
 for svc in agent processor broker; do
   install_once 0644 "$home/conf/$svc.env" "$ETC/default/siteflow-$svc"
@@ -97,7 +106,11 @@ done
 for svc in agent processor broker; do
   run install -m 0644 "$home/systemd/siteflow-$svc.service" "$UNIT_DIR/siteflow-$svc.service"
 done
-run systemctl daemon-reload
+if [ -n "$ROOT" ]; then
+  echo "install.sh: --root: no systemctl daemon-reload"
+else
+  run systemctl daemon-reload
+fi
 
 done_word=installed
 [ "$DRY_RUN" -eq 0 ] || done_word="would be installed (dry run: nothing changed)"

@@ -18,8 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with a plain {@code java} on PATH, no Maven, no JAVA_HOME.
  */
 class DistributionIT {
-    private static final String VERSION = System.getProperty("siteflow.version", "0.1.0-SNAPSHOT");
-    private static final String JAVA_BIN = Path.of(System.getProperty("java.home"), "bin").toString();
+    private static final String VERSION = Distribution.VERSION;
 
     @TempDir
     static Path unpacked;
@@ -27,13 +26,7 @@ class DistributionIT {
 
     @BeforeAll
     static void unpack() throws Exception {
-        Path archive = Path.of(System.getProperty("siteflow.distribution",
-                "target/siteflow-" + VERSION + ".tar.gz")).toAbsolutePath();
-        assertThat(archive).as("run mvn package first").isRegularFile();
-        Processes.Result r = Processes.run(unpacked, Map.of(),
-                List.of("tar", "-xzf", archive.toString(), "-C", unpacked.toString()), 60);
-        assertThat(r.exitCode()).as(r.output()).isZero();
-        home = unpacked.resolve("siteflow-" + VERSION);
+        home = Distribution.unpack(unpacked);
     }
 
     private static Processes.Result siteflow(Map<String, String> env, String... args) throws Exception {
@@ -42,7 +35,7 @@ class DistributionIT {
     }
 
     private static Map<String, String> plainJava() {
-        return Map.of("PATH", JAVA_BIN + ":/usr/bin:/bin", "LANG", "C.UTF-8");
+        return Distribution.plainJava();
     }
 
     @Test
@@ -125,6 +118,44 @@ class DistributionIT {
 
         assertThat(r.exitCode()).as(r.output()).isZero();
         assertThat(r.output()).contains(VERSION);
+    }
+
+    @Test
+    void installShInTheDistributionCopiesItWithoutAnArchive() throws Exception {
+        Processes.Result r = Processes.run(home, Map.of(), List.of("bash", home.resolve("install.sh").toString(),
+                "--dry-run"), 60);
+
+        assertThat(r.exitCode()).as(r.output()).isZero();
+        assertThat(r.output()).contains("+ cp -a " + home + " /opt/siteflow-" + VERSION + "\n",
+                "+ ln -sfn siteflow-" + VERSION + " /opt/siteflow\n",
+                "+ install -m 0644 /opt/siteflow-" + VERSION + "/systemd/siteflow-agent.service"
+                        + " /etc/systemd/system/siteflow-agent.service\n");
+    }
+
+    @Test
+    void installBelowARootGivesAWorkingOptSiteflowAndKeepsSettingsOnUpgrade(@TempDir Path root) throws Exception {
+        Path archive = Path.of(System.getProperty("siteflow.distribution",
+                "target/siteflow-" + VERSION + ".tar.gz")).toAbsolutePath();
+        List<String> install = List.of("bash", home.resolve("install.sh").toString(), "--root", root.toString(),
+                archive.toString());
+
+        Processes.Result first = Processes.run(root, Map.of(), install, 120);
+        Files.writeString(root.resolve("etc/default/siteflow-agent"), "IFACE=bond0\n");
+        Processes.Result second = Processes.run(root, Map.of(), install, 120);
+        Processes.Result version = Processes.runClean(root, plainJava(),
+                List.of(root.resolve("opt/siteflow/bin/siteflow").toString(), "--version"), 120);
+
+        assertThat(first.exitCode()).as(first.output()).isZero();
+        assertThat(second.exitCode()).as(second.output()).isZero();
+        assertThat(Files.readSymbolicLink(root.resolve("opt/siteflow"))).isEqualTo(Path.of("siteflow-" + VERSION));
+        assertThat(version.output()).contains(VERSION);
+        assertThat(root.resolve("etc/siteflow/sites.yaml")).hasSameTextualContentAs(home.resolve("conf/sites.yaml"));
+        assertThat(root.resolve("etc/default/siteflow-processor")).hasSameTextualContentAs(home.resolve("conf/processor.env"));
+        assertThat(root.resolve("etc/systemd/system/siteflow-agent.service"))
+                .hasSameTextualContentAs(home.resolve("systemd/siteflow-agent.service"));
+        // the upgrade keeps the operator's settings
+        assertThat(second.output()).contains("install.sh: keeping " + root + "/etc/default/siteflow-agent");
+        assertThat(root.resolve("etc/default/siteflow-agent")).hasContent("IFACE=bond0");
     }
 
     @Test

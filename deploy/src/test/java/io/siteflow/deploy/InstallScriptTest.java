@@ -44,8 +44,8 @@ class InstallScriptTest {
         }
         expected.add("+ install -d -m 0755 /opt");
         expected.add("+ tar -xzf " + a + " -C /opt --no-same-owner");
-        expected.add("+ ln -sfn /opt/siteflow-1.2.3 /opt/siteflow");
-        expected.add("+ install -d -m 0755 /etc/siteflow /etc/default");
+        expected.add("+ ln -sfn siteflow-1.2.3 /opt/siteflow");
+        expected.add("+ install -d -m 0755 /etc/siteflow /etc/default /etc/systemd/system");
         if (!Files.exists(Path.of("/etc/siteflow/sites.yaml"))) {
             expected.add("+ install -m 0644 /opt/siteflow-1.2.3/conf/sites.yaml /etc/siteflow/sites.yaml");
         }
@@ -104,6 +104,28 @@ class InstallScriptTest {
     }
 
     @Test
+    void dryRunBelowARootCreatesNoUserAndReloadsNothing() throws Exception {
+        Path a = archive("siteflow-1.2.3.tar.gz");
+
+        Processes.Result r = install(List.of("--dry-run", "--root", tmp + "/image/", a.toString()));
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.output()).contains("+ tar -xzf " + a + " -C " + tmp + "/image/opt --no-same-owner\n",
+                "+ ln -sfn siteflow-1.2.3 " + tmp + "/image/opt/siteflow\n",
+                "install.sh: --root: create the user siteflow in the target (useradd --system siteflow)\n",
+                "install.sh: --root: no systemctl daemon-reload\n");
+        assertThat(r.output()).doesNotContain("useradd --system --user-group", "+ systemctl");
+    }
+
+    @Test
+    void rejectsRootWithoutADirectory() throws Exception {
+        Processes.Result r = install(List.of("--root"));
+
+        assertThat(r.exitCode()).isEqualTo(64);
+        assertThat(r.output()).endsWith("install.sh: --root needs a directory\n");
+    }
+
+    @Test
     void rejectsAnUnknownOptionAsWrongUsage() throws Exception {
         Processes.Result r = install(List.of("--force"));
 
@@ -119,6 +141,15 @@ class InstallScriptTest {
 
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.output()).isEqualTo("install.sh: " + a + ": not a siteflow-VERSION.tar.gz\n");
+    }
+
+    @Test
+    void withoutAnArchiveNeedsToSitInAnUnpackedDistribution() throws Exception {
+        Processes.Result r = install(List.of("--dry-run"));
+
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.output()).isEqualTo("install.sh: no ARCHIVE given and " + DeployFiles.dir()
+                + " is not an unpacked distribution (no bin/siteflow and lib/)\n");
     }
 
     @Test
