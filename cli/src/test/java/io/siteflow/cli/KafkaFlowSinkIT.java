@@ -100,7 +100,10 @@ class KafkaFlowSinkIT {
         int controllerPort = first.controllerPort();
         KafkaFlowSink sink = sink(KafkaSinkConfig.builder(first.bootstrap(), tmp.resolve("spool"))
                 .clientProperties(FAST_FAILURE));
-        AtomicInteger next = new AtomicInteger();
+        // a first record acknowledged alone: the fast-failure timeouts must not expire on a broker still warming up
+        sink.accept(flow(0));
+        Awaitility.await().atMost(WAIT).until(() -> sink.stats().sent() == 1);
+        AtomicInteger next = new AtomicInteger(1);
         ScheduledExecutorService capture = Executors.newSingleThreadScheduledExecutor();
         open.add(capture::shutdownNow);
         capture.scheduleAtFixedRate(() -> sink.accept(flow(next.getAndIncrement())), 0, 2, TimeUnit.MILLISECONDS);

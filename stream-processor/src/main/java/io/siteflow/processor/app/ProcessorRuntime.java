@@ -13,6 +13,7 @@ import io.siteflow.processor.topology.PipelineMetrics;
 import io.siteflow.processor.topology.SiteflowTopology;
 import java.time.Clock;
 import java.time.Duration;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.state.HostInfo;
 
@@ -82,14 +83,17 @@ public final class ProcessorRuntime implements AutoCloseable {
         return metrics;
     }
 
-    /** Stops Kafka Streams (committing what was processed) and the metrics. */
+    /** Stops Kafka Streams (committing what was processed, leaving the consumer group) and the metrics. */
     @Override
     public synchronized void close() {
         if (closed) {
             return;
         }
         closed = true;
-        streams.close(Duration.ofSeconds(30));
+        // leave the group so that another instance (or this one restarted) takes the partitions over at once
+        // instead of after the session timeout
+        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(Duration.ofSeconds(30)));
         if (streamsMetrics != null) {
             streamsMetrics.close();
         }

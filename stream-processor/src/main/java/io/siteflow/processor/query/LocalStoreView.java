@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -31,7 +32,16 @@ public final class LocalStoreView implements StoreView {
     @Override
     public Optional<String> cumulative(String pairKey) {
         PairAggregate a = stores.<PairAggregate>keyValue(TopologySpec.CUMULATIVE_STORE).get(pairKey);
-        return Optional.ofNullable(a).map(x -> new String(PairAggregateJson.toBytes(x), StandardCharsets.UTF_8));
+        if (a == null) {
+            return Optional.empty();
+        }
+        String prefix = pairKey + "|";
+        try (KeyValueIterator<String, long[]> it = stores.<long[]>keyValue(TopologySpec.CONNECTION_STORE)
+                .prefixScan(prefix, new StringSerializer())) {
+            it.forEachRemaining(kv -> a.dbConnections().add(kv.key.substring(prefix.length()), kv.value[0],
+                    kv.value[1]));
+        }
+        return Optional.of(new String(PairAggregateJson.toBytes(a), StandardCharsets.UTF_8));
     }
 
     @Override

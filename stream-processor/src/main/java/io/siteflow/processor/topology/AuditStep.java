@@ -53,8 +53,8 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
         observers = new ObserverRule(context.getStateStore(TopologySpec.OBSERVER_STORE),
                 context.getStateStore(TopologySpec.AGENTS_STORE));
         windows = new PairWindows(config, context.getStateStore(TopologySpec.OPEN_WINDOW_STORE),
-                context.getStateStore(TopologySpec.CUMULATIVE_STORE), context.getStateStore(TopologySpec.HISTORY_STORE),
-                context.getStateStore(TopologySpec.LATEST_STORE));
+                context.getStateStore(TopologySpec.CUMULATIVE_STORE), context.getStateStore(TopologySpec.CONNECTION_STORE),
+                context.getStateStore(TopologySpec.HISTORY_STORE), context.getStateStore(TopologySpec.LATEST_STORE));
         meta = context.getStateStore(TopologySpec.META_STORE);
         alerts = new AlertRules(config.baseline().toMillis(), meta, context.getStateStore(TopologySpec.PEER_STORE),
                 context.getStateStore(TopologySpec.ALERT_STORE));

@@ -14,7 +14,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.WindowStore;
 
 /**
- * The aggregates of one task's audited pairs: cumulative since start, and per tumbling window of event time
+ * The aggregates of one task's audited pairs: cumulative since start (its DB connections kept apart, see
+ * {@link CumulativeCodec}), and per tumbling window of event time
  * (the window of a record's {@code start}, as in the offline audit) until the window closes, i.e. until stream
  * time reaches window end + grace. A record whose window has closed is late: it is added to the cumulative
  * aggregate only. Closed windows leave the open-window store; their verdicts go to the history (window store,
@@ -26,6 +27,7 @@ final class PairWindows {
     private final long graceMs;
     private final KeyValueStore<String, PairAggregate> open;
     private final KeyValueStore<String, PairAggregate> cumulative;
+    private final KeyValueStore<String, long[]> connections;
     private final WindowStore<String, String> history;
     private final KeyValueStore<String, String> latest;
     private final TreeMap<Long, TreeSet<String>> openByEnd = new TreeMap<>();
@@ -35,12 +37,13 @@ final class PairWindows {
     }
 
     PairWindows(TopologyConfig config, KeyValueStore<String, PairAggregate> open,
-                KeyValueStore<String, PairAggregate> cumulative, WindowStore<String, String> history,
-                KeyValueStore<String, String> latest) {
+                KeyValueStore<String, PairAggregate> cumulative, KeyValueStore<String, long[]> connections,
+                WindowStore<String, String> history, KeyValueStore<String, String> latest) {
         this.windowMs = config.window().toMillis();
         this.graceMs = config.grace().toMillis();
         this.open = open;
         this.cumulative = cumulative;
+        this.connections = connections;
         this.history = history;
         this.latest = latest;
         try (KeyValueIterator<String, PairAggregate> it = open.all()) {
@@ -58,6 +61,11 @@ final class PairWindows {
         total = total == null ? new PairAggregate() : total;
         total.add(r, c, remoteAddress);
         cumulative.put(pairKey, total);
+        total.dbConnections().lifetimes().forEach((conn, l) -> {
+            String key = CumulativeCodec.connectionKey(pairKey, conn);
+            long[] known = connections.get(key);
+            connections.put(key, known == null ? l : new long[] {Math.min(known[0], l[0]), Math.max(known[1], l[1])});
+        });
         Window w = Window.of(r.start(), windowMs);
         if (w.end() + graceMs <= streamTime) {
             return false;

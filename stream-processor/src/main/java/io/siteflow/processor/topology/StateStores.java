@@ -1,6 +1,7 @@
 package io.siteflow.processor.topology;
 
 import java.time.Duration;
+import java.util.Map;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -18,7 +19,7 @@ import org.apache.kafka.streams.state.WindowStore;
 final class StateStores {
     /** The stores of the audit step. */
     static final String[] AUDIT_STORES = {TopologySpec.OBSERVER_STORE, TopologySpec.OPEN_WINDOW_STORE,
-        TopologySpec.CUMULATIVE_STORE, TopologySpec.HISTORY_STORE, TopologySpec.LATEST_STORE,
+        TopologySpec.CUMULATIVE_STORE, TopologySpec.CONNECTION_STORE, TopologySpec.HISTORY_STORE, TopologySpec.LATEST_STORE,
         TopologySpec.ALERT_STORE, TopologySpec.PEER_STORE, TopologySpec.TALKER_STORE, TopologySpec.META_STORE};
 
     private StateStores() {
@@ -28,7 +29,8 @@ final class StateStores {
         builder.addStateStore(window(TopologySpec.DEDUPE_STORE, config.dedupeRetention(), Serdes.Long(), false));
         builder.addStateStore(kv(TopologySpec.OBSERVER_STORE, TopologySpec.STRING));
         builder.addStateStore(kv(TopologySpec.OPEN_WINDOW_STORE, TopologySpec.PAIR_AGGREGATE));
-        builder.addStateStore(kv(TopologySpec.CUMULATIVE_STORE, TopologySpec.PAIR_AGGREGATE));
+        builder.addStateStore(kv(TopologySpec.CUMULATIVE_STORE, CumulativeCodec.COMPACT));
+        builder.addStateStore(kv(TopologySpec.CONNECTION_STORE, CumulativeCodec.LIFETIME));
         builder.addStateStore(window(TopologySpec.HISTORY_STORE, config.historyRetention(), TopologySpec.STRING, false));
         builder.addStateStore(kv(TopologySpec.LATEST_STORE, TopologySpec.STRING));
         builder.addStateStore(window(TopologySpec.ALERT_STORE, config.historyRetention(), TopologySpec.STRING, true));
@@ -44,7 +46,10 @@ final class StateStores {
 
     private static <V> StoreBuilder<WindowStore<String, V>> window(String name, Duration retention, Serde<V> values,
                                                                   boolean duplicates) {
+        // changelog retention is by arrival (LogAppendTime): entries of a replayed old capture carry old event
+        // times and would otherwise be deleted from the changelog at once, and lost at the next restore
         return Stores.windowStoreBuilder(Stores.persistentWindowStore(name, retention, Duration.ofMillis(1),
-                duplicates), TopologySpec.STRING, values);
+                duplicates), TopologySpec.STRING, values)
+                .withLoggingEnabled(Map.of("message.timestamp.type", "LogAppendTime"));
     }
 }

@@ -37,8 +37,10 @@ public final class TopologySpec {
     public static final String OBSERVER_STORE = "observers";
     /** Open windows: {@code server|remoteSite|windowStart} to the aggregate so far. */
     public static final String OPEN_WINDOW_STORE = "open-windows";
-    /** Cumulative aggregate per pair {@code server|remoteSite}. */
+    /** Cumulative aggregate per pair {@code server|remoteSite}, without its DB connections (see CONNECTION_STORE). */
     public static final String CUMULATIVE_STORE = "cumulative";
+    /** Lifetime {@code [first, last]} of each DB connection of a pair: {@code server|remoteSite|connection}. */
+    public static final String CONNECTION_STORE = "db-connections";
     /** Window store: closed-window verdict JSON per pair, at the window start. */
     public static final String HISTORY_STORE = "verdict-history";
     /** The last closed-window verdict JSON per pair. */

@@ -57,15 +57,9 @@ class ProcessCommandIT {
     void turnsRecordsIntoVerdictsAndGarbageIntoDeadLettersOnARealBroker() throws Exception {
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).build()) {
             broker.start();
-            Path sites = Files.writeString(dir.resolve("sites.yaml"), SITES);
-            ProcessCommand command = new ProcessCommand();
             StringWriter out = new StringWriter();
-            CommandLineRun run = start(command, out, "--bootstrap", broker.bootstrap(), "--sites", sites.toString(),
-                    "--state-dir", dir.resolve("state").toString(), "--application-id", "it-process",
-                    "--kafka", "commit.interval.ms=100");
-            Awaitility.await().atMost(Duration.ofSeconds(45)).until(() -> command.runtime()
-                    .map(rt -> rt.streams().state() == KafkaStreams.State.RUNNING).orElse(false));
-
+            Running run = start(broker, out);
+            ProcessCommand command = run.command();
             try (KafkaProducer<byte[], byte[]> p = producer(broker.bootstrap())) {
                 send(p, record("a-1", T0, 1521, 9_500));
                 send(p, record("a-2", T0 + 1_000, 7001, 500));
@@ -94,13 +88,59 @@ class ProcessCommandIT {
         }
     }
 
-    record CommandLineRun(CompletableFuture<Integer> exit) {
+    @Test
+    void resumesAfterARestartWithoutRepeatingClosedWindowsOrDuplicates() throws Exception {
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).build()) {
+            broker.start();
+            Running first = start(broker, new StringWriter());
+            try (KafkaProducer<byte[], byte[]> p = producer(broker.bootstrap())) {
+                send(p, record("a-1", T0, 1521, 9_500));
+                send(p, record("a-2", T0 + 70_000, 1521, 100));
+            }
+            assertThat(consume(broker.bootstrap(), "siteflow.verdicts", 1)).hasSize(1);
+            first.command().stop();
+            assertThat(first.exit().get(40, TimeUnit.SECONDS)).isEqualTo(0);
+
+            Running second = start(broker, new StringWriter());
+            try (KafkaProducer<byte[], byte[]> p = producer(broker.bootstrap())) {
+                send(p, record("a-1", T0, 1521, 9_500));
+                send(p, record("a-3", T0 + 140_000, 1521, 100));
+            }
+            List<ConsumerRecord<String, String>> verdicts = consume(broker.bootstrap(), "siteflow.verdicts", 2);
+            assertThat(verdicts).extracting(r -> VerdictJson.parse(r.value()).window().orElseThrow().start())
+                    .containsExactly(T0, T0 + 60_000);
+            ProcessorRuntime rt = second.command().runtime().orElseThrow();
+            Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                    rt.queries().cumulativeVerdicts()).extracting(Verdict::crossBytes).containsExactly(9_700L));
+            second.command().stop();
+            assertThat(second.exit().get(40, TimeUnit.SECONDS)).isEqualTo(0);
+        }
     }
 
-    private static CommandLineRun start(ProcessCommand command, StringWriter out, String... args) {
+    record Running(ProcessCommand command, CompletableFuture<Integer> exit) {
+    }
+
+    /** Starts {@code siteflow process} on the broker (same state dir and application id every time). */
+    private Running start(EmbeddedKafkaBroker broker, StringWriter out) throws Exception {
+        Path sites = Files.writeString(dir.resolve("sites.yaml"), SITES);
+        ProcessCommand command = new ProcessCommand();
         var cl = ProcessCommand.commandLine(command);
         cl.setOut(new PrintWriter(out, true));
-        return new CommandLineRun(CompletableFuture.supplyAsync(() -> cl.execute(args)));
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute("--bootstrap",
+                broker.bootstrap(), "--sites", sites.toString(), "--state-dir", dir.resolve("state").toString(),
+                "--application-id", "it-process", "--kafka", "commit.interval.ms=100"));
+        try {
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> exit.isDone() || command.runtime()
+                    .map(rt -> rt.streams().state() == KafkaStreams.State.RUNNING).orElse(false));
+        } finally {
+            if (!exit.isDone() && command.runtime().map(rt -> rt.streams().state() != KafkaStreams.State.RUNNING)
+                    .orElse(true)) {
+                command.stop();
+                exit.get(40, TimeUnit.SECONDS);
+            }
+        }
+        assertThat(exit).isNotDone();
+        return new Running(command, exit);
     }
 
     private static FlowRecord record(String id, long start, int port, long bytes) {
@@ -119,7 +159,7 @@ class ProcessCommandIT {
 
     private static List<ConsumerRecord<String, String>> consume(String bootstrap, String topic, int n) {
         Map<String, Object> c = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, "it-" + topic, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.GROUP_ID_CONFIG, "it-" + topic + "-" + System.nanoTime(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<ConsumerRecord<String, String>> got = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c, new StringDeserializer(),
@@ -129,6 +169,7 @@ class ProcessCommandIT {
                 consumer.poll(Duration.ofMillis(200)).forEach(got::add);
                 return got.size() >= n;
             });
+            consumer.poll(Duration.ofMillis(500)).forEach(got::add);
         }
         return got;
     }

@@ -2,20 +2,31 @@ package io.siteflow.processor.topology;
 
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
+import io.siteflow.processor.query.Cluster;
+import io.siteflow.processor.query.InstanceClient;
+import io.siteflow.processor.query.LocalStoreView;
+import io.siteflow.processor.query.StoreSource;
+import io.siteflow.processor.query.StreamsQueries;
+import io.siteflow.rules.verdict.PairAggregate;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Properties;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 
 /** The topology in a {@link TopologyTestDriver} with its topics, for tests. */
 final class Driver implements AutoCloseable {
@@ -69,32 +80,28 @@ final class Driver implements AutoCloseable {
         return verdicts.readKeyValuesToList();
     }
 
-    KeyValueStore<String, Object> store(String name) {
-        return driver.getKeyValueStore(name);
-    }
-
-    io.siteflow.rules.verdict.PairAggregate cumulative(String pairKey) {
-        KeyValueStore<String, io.siteflow.rules.verdict.PairAggregate> s =
+    PairAggregate cumulative(String pairKey) {
+        KeyValueStore<String, PairAggregate> s =
                 driver.getKeyValueStore(TopologySpec.CUMULATIVE_STORE);
         return s.get(pairKey);
     }
 
     /** The query side over the driver's stores, as one instance. */
-    io.siteflow.processor.query.StreamsQueries queries() {
-        io.siteflow.processor.query.StoreSource src = new io.siteflow.processor.query.StoreSource() {
+    StreamsQueries queries() {
+        StoreSource src = new StoreSource() {
             @Override
-            public <V> org.apache.kafka.streams.state.ReadOnlyKeyValueStore<String, V> keyValue(String name) {
+            public <V> ReadOnlyKeyValueStore<String, V> keyValue(String name) {
                 return driver.getKeyValueStore(name);
             }
 
             @Override
-            public <V> org.apache.kafka.streams.state.ReadOnlyWindowStore<String, V> window(String name) {
+            public <V> ReadOnlyWindowStore<String, V> window(String name) {
                 return driver.getWindowStore(name);
             }
         };
-        return new io.siteflow.processor.query.StreamsQueries(new io.siteflow.processor.query.LocalStoreView(src),
-                io.siteflow.processor.query.Cluster.SINGLE, io.siteflow.processor.query.InstanceClient.NONE, models,
-                () -> true, java.time.Clock.fixed(java.time.Instant.ofEpochMilli(Flows.T0), java.time.ZoneOffset.UTC));
+        return new StreamsQueries(new LocalStoreView(src),
+                Cluster.SINGLE, InstanceClient.NONE, models,
+                () -> true, Clock.fixed(Instant.ofEpochMilli(Flows.T0), ZoneOffset.UTC));
     }
 
     @Override

@@ -38,6 +38,7 @@ class OfflineEquivalenceTest {
             List<String> expected = report.verdicts().stream().sorted(Comparator.comparing(Verdict::server)
                     .thenComparing(Verdict::remoteSite)).map(VerdictJson::toJson).toList();
             assertThat(streamed).hasSize(2).isEqualTo(expected);
+            assertThat(report.verdicts()).allSatisfy(v -> assertThat(v.dbConnections().max()).isGreaterThan(1));
             List<String> closed = d.verdicts().stream().map(kv -> kv.value).toList();
             List<String> offlineClosed = report.windows().stream()
                     .filter(v -> v.window().orElseThrow().end() + 10_000 <= LAST)
