@@ -145,6 +145,18 @@ class DashboardIT {
     }
 
     @Test
+    void withATokenThePageTakesItOnceAndStaysLive() throws Exception {
+        try (ApiServer secured = new ApiServer(new ApiServer.Settings("127.0.0.1", 0, Optional.of("s3cret"), 200),
+                queries, () -> "").start()) {
+            browser.driver.get(secured.url() + "/?token=s3cret#verdicts");
+            browser.waiting().until(d -> "true".equals(d.findElement(By.tagName("body")).getDomAttribute("data-ready")));
+            assertThat(card("10.2.0.21 region1").findElement(By.className("share")).getText()).isEqualTo("80.00%");
+            assertThat(browser.driver.getCurrentUrl()).isEqualTo(secured.url() + "/#verdicts");
+            browser.waiting().until(d -> text(By.id("live")).equals("live"));
+        }
+    }
+
+    @Test
     void reportPageShowsThePeriodAndOffersCsv() throws Exception {
         browser.driver.get(server.url() + "/report.html");
         browser.waiting().until(d -> "true".equals(d.findElement(By.tagName("body")).getDomAttribute("data-ready")));
