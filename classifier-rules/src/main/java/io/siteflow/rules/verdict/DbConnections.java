@@ -33,6 +33,11 @@ public final class DbConnections {
         other.lifetimes.forEach((k, v) -> add(k, v[0], v[1]));
     }
 
+    /** Forgets every connection (for an aggregate whose connections are kept elsewhere, e.g. in a state store). */
+    public void clear() {
+        lifetimes.clear();
+    }
+
     public int connections() {
         return lifetimes.size();
     }

@@ -35,7 +35,7 @@ public final class LocalStoreView implements StoreView {
         if (a == null) {
             return Optional.empty();
         }
-        String prefix = pairKey + "|";
+        String prefix = TopologySpec.cumulativeConnections(pairKey);
         try (KeyValueIterator<String, long[]> it = stores.<long[]>keyValue(TopologySpec.CONNECTION_STORE)
                 .prefixScan(prefix, new StringSerializer())) {
             it.forEachRemaining(kv -> a.dbConnections().add(kv.key.substring(prefix.length()), kv.value[0],

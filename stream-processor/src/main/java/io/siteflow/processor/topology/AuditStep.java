@@ -5,6 +5,7 @@ import io.siteflow.processor.query.Alert;
 import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.model.Flow;
+import io.siteflow.rules.model.Host;
 import io.siteflow.rules.model.Site;
 import io.siteflow.rules.verdict.AuditPair;
 import io.siteflow.rules.verdict.Verdict;
@@ -94,7 +95,8 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
             metrics.unaudited.increment();
             return;
         }
-        if (!observers.counts(pair.get().server(), r.agent())) {
+        Host host = pair.get().server();
+        if (!observers.counts(host, r.agent(), !r.agent().equals(host.name()) && m.isHostAgent(r.agent()))) {
             metrics.otherObserver.increment();
             return;
         }

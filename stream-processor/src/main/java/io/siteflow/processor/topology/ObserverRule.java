@@ -10,7 +10,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * One observer per audited server (DESIGN.md, "Verdict"): a record counts for server S only when its agent is
  * S's observer. S's host agent is the agent whose id equals S's host name in the site model; once it has been
  * seen (a record of it about S, or any heartbeat of it on {@code siteflow.agents}) it is S's observer for good.
- * Until then the first other agent whose record about S arrives (the site's edge agent) is the observer.
+ * Until then the first other agent whose record about S arrives (the site's edge agent) is the observer; the host
+ * agent of another listed host (which sees only its own host's flows) is never an edge agent.
  * Records of other agents are not added (they stay on the topic for cross-checks).
  *
  * <p>Start-up race: records the edge agent sent before the host agent's first record or heartbeat reached this
@@ -26,8 +27,12 @@ final class ObserverRule {
         this.agents = agents;
     }
 
-    /** True when {@code agent}'s record counts for {@code server}; updates the observer of the server. */
-    boolean counts(Host server, String agent) {
+    /**
+     * True when {@code agent}'s record counts for {@code server}; updates the observer of the server.
+     *
+     * @param otherHostAgent true when the agent is the host agent of another listed host (never an edge agent)
+     */
+    boolean counts(Host server, String agent, boolean otherHostAgent) {
         String hostAgent = server.name();
         String current = observers.get(server.address());
         if (agent.equals(hostAgent) || hostAgent.equals(current)
@@ -36,6 +41,9 @@ final class ObserverRule {
                 observers.put(server.address(), hostAgent);
             }
             return agent.equals(hostAgent);
+        }
+        if (otherHostAgent) {
+            return false;
         }
         if (current == null) {
             observers.put(server.address(), agent);

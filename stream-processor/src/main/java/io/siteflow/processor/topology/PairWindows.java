@@ -9,13 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.WindowStore;
 
 /**
- * The aggregates of one task's audited pairs: cumulative since start (its DB connections kept apart, see
- * {@link CumulativeCodec}), and per tumbling window of event time
+ * The aggregates of one task's audited pairs ({@link AggregateStore}): cumulative since start, and per tumbling
+ * window of event time
  * (the window of a record's {@code start}, as in the offline audit) until the window closes, i.e. until stream
  * time reaches window end + grace. A record whose window has closed is late: it is added to the cumulative
  * aggregate only. Closed windows leave the open-window store; their verdicts go to the history (window store,
@@ -25,9 +24,12 @@ import org.apache.kafka.streams.state.WindowStore;
 final class PairWindows {
     private final long windowMs;
     private final long graceMs;
-    private final KeyValueStore<String, PairAggregate> open;
-    private final KeyValueStore<String, PairAggregate> cumulative;
-    private final KeyValueStore<String, long[]> connections;
+    /** Connection-store prefix of cumulative aggregates. */
+    static final String CUMULATIVE = "C";
+    /** Connection-store prefix of open-window aggregates. */
+    static final String WINDOW = "W";
+    private final AggregateStore open;
+    private final AggregateStore cumulative;
     private final WindowStore<String, String> history;
     private final KeyValueStore<String, String> latest;
     private final TreeMap<Long, TreeSet<String>> openByEnd = new TreeMap<>();
@@ -41,14 +43,11 @@ final class PairWindows {
                 WindowStore<String, String> history, KeyValueStore<String, String> latest) {
         this.windowMs = config.window().toMillis();
         this.graceMs = config.grace().toMillis();
-        this.open = open;
-        this.cumulative = cumulative;
-        this.connections = connections;
+        this.open = new AggregateStore(WINDOW, open, connections);
+        this.cumulative = new AggregateStore(CUMULATIVE, cumulative, connections);
         this.history = history;
         this.latest = latest;
-        try (KeyValueIterator<String, PairAggregate> it = open.all()) {
-            it.forEachRemaining(kv -> index(kv.key));
-        }
+        this.open.keys().forEach(this::index);
     }
 
     /**
@@ -57,24 +56,13 @@ final class PairWindows {
      * @return false when the record's window had closed (the record is late and counted cumulatively only)
      */
     boolean add(String pairKey, FlowRecord r, Classification c, String remoteAddress, long streamTime) {
-        PairAggregate total = cumulative.get(pairKey);
-        total = total == null ? new PairAggregate() : total;
-        total.add(r, c, remoteAddress);
-        cumulative.put(pairKey, total);
-        total.dbConnections().lifetimes().forEach((conn, l) -> {
-            String key = CumulativeCodec.connectionKey(pairKey, conn);
-            long[] known = connections.get(key);
-            connections.put(key, known == null ? l : new long[] {Math.min(known[0], l[0]), Math.max(known[1], l[1])});
-        });
+        cumulative.add(pairKey, r, c, remoteAddress);
         Window w = Window.of(r.start(), windowMs);
         if (w.end() + graceMs <= streamTime) {
             return false;
         }
         String key = pairKey + "|" + w.start();
-        PairAggregate agg = open.get(key);
-        agg = agg == null ? new PairAggregate() : agg;
-        agg.add(r, c, remoteAddress);
-        open.put(key, agg);
+        open.add(key, r, c, remoteAddress);
         index(key);
         return true;
     }
@@ -85,7 +73,7 @@ final class PairWindows {
         while (!openByEnd.isEmpty() && openByEnd.firstKey() + graceMs <= streamTime) {
             Map.Entry<Long, TreeSet<String>> e = openByEnd.pollFirstEntry();
             for (String key : e.getValue()) {
-                PairAggregate agg = open.delete(key);
+                PairAggregate agg = open.remove(key);
                 if (agg != null) {
                     int bar = key.lastIndexOf('|');
                     long start = Long.parseLong(key.substring(bar + 1));

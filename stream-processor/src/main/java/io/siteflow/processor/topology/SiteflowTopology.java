@@ -50,6 +50,7 @@ public final class SiteflowTopology {
         // the site model (YAML text under key "sites") and the agents' last heartbeats: global, on every instance
         builder.globalTable(SITES, Consumed.with(STRING, STRING), textStore(SITES_STORE));
         builder.globalTable(AGENTS, Consumed.with(STRING, STRING), textStore(AGENTS_STORE));
+        // the dedupe and audit steps' own stores (StateStores)
         StateStores.addTo(builder, config);
 
         // flow records as bytes, event time = the record's start

@@ -29,8 +29,8 @@ final class StateStores {
         builder.addStateStore(window(TopologySpec.DEDUPE_STORE, config.dedupeRetention(), Serdes.Long(), false));
         builder.addStateStore(kv(TopologySpec.OBSERVER_STORE, TopologySpec.STRING));
         builder.addStateStore(kv(TopologySpec.OPEN_WINDOW_STORE, TopologySpec.PAIR_AGGREGATE));
-        builder.addStateStore(kv(TopologySpec.CUMULATIVE_STORE, CumulativeCodec.COMPACT));
-        builder.addStateStore(kv(TopologySpec.CONNECTION_STORE, CumulativeCodec.LIFETIME));
+        builder.addStateStore(kv(TopologySpec.CUMULATIVE_STORE, TopologySpec.PAIR_AGGREGATE));
+        builder.addStateStore(kv(TopologySpec.CONNECTION_STORE, TopologySpec.LIFETIME));
         builder.addStateStore(window(TopologySpec.HISTORY_STORE, config.historyRetention(), TopologySpec.STRING, false));
         builder.addStateStore(kv(TopologySpec.LATEST_STORE, TopologySpec.STRING));
         builder.addStateStore(window(TopologySpec.ALERT_STORE, config.historyRetention(), TopologySpec.STRING, true));

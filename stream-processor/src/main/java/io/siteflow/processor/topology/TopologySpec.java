@@ -7,6 +7,7 @@ import io.siteflow.processor.broker.SiteflowTopics;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.PairAggregateJson;
 import io.siteflow.rules.verdict.VerdictFormatException;
+import java.nio.ByteBuffer;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -35,11 +36,14 @@ public final class TopologySpec {
     public static final String DEDUPE_STORE = "seen-ids";
     /** Server address to the agent whose records count for it (observer rule). */
     public static final String OBSERVER_STORE = "observers";
-    /** Open windows: {@code server|remoteSite|windowStart} to the aggregate so far. */
+    /** Open windows: {@code server|remoteSite|windowStart} to the aggregate so far, without its DB connections. */
     public static final String OPEN_WINDOW_STORE = "open-windows";
     /** Cumulative aggregate per pair {@code server|remoteSite}, without its DB connections (see CONNECTION_STORE). */
     public static final String CUMULATIVE_STORE = "cumulative";
-    /** Lifetime {@code [first, last]} of each DB connection of a pair: {@code server|remoteSite|connection}. */
+    /**
+     * Lifetime {@code [first, last]} of each DB connection of an aggregate: {@code C|server|remoteSite|connection}
+     * for cumulative ones, {@code W|server|remoteSite|windowStart|connection} for open windows.
+     */
     public static final String CONNECTION_STORE = "db-connections";
     /** Window store: closed-window verdict JSON per pair, at the window start. */
     public static final String HISTORY_STORE = "verdict-history";
@@ -60,10 +64,19 @@ public final class TopologySpec {
             (topic, r) -> r == null ? null : FlowRecordJson.toBytes(r), TopologySpec::flowRecord);
     public static final Serde<PairAggregate> PAIR_AGGREGATE = Serdes.serdeFrom(
             (topic, a) -> a == null ? null : PairAggregateJson.toBytes(a), TopologySpec::aggregate);
+    /** A DB connection lifetime {@code [first, last]} in epoch ms, 16 bytes. */
+    public static final Serde<long[]> LIFETIME = Serdes.serdeFrom(
+            (topic, l) -> l == null ? null : ByteBuffer.allocate(16).putLong(l[0]).putLong(l[1]).array(),
+            (topic, b) -> b == null ? null : new long[] {ByteBuffer.wrap(b).getLong(0), ByteBuffer.wrap(b).getLong(8)});
     public static final Serde<TalkerStats> TALKER_STATS = Serdes.serdeFrom(
             (topic, t) -> t == null ? null : t.toBytes(), (topic, b) -> b == null ? null : TalkerStats.fromBytes(b));
 
     private TopologySpec() {
+    }
+
+    /** The connection-store key prefix of a pair's cumulative DB connections. */
+    public static String cumulativeConnections(String pairKey) {
+        return AggregateStore.connectionPrefix(PairWindows.CUMULATIVE, pairKey);
     }
 
     private static FlowRecord flowRecord(String topic, byte[] b) {

@@ -44,6 +44,15 @@ class ObserverRuleTest {
     }
 
     @Test
+    void neverTakesAnotherServersHostAgentAsTheEdgeAgent() {
+        d.send(flow().agent("wls5").at(T0).bytes(1000, 0));
+        d.send(flow().agent("edge-b").at(T0 + 1).bytes(400, 0));
+
+        assertThat(d.cumulative(PAIR).crossBytes()).isEqualTo(400);
+        assertThat(d.metrics.otherObserver()).isEqualTo(1);
+    }
+
+    @Test
     void switchesToTheHostAgentOnceItsFirstRecordArrives() {
         d.send(flow().agent("edge-b").at(T0).bytes(1000, 0));
         d.send(flow().agent("wls3").at(T0 + 1).bytes(300, 0));

@@ -63,6 +63,25 @@ class WindowVerdictTest {
     }
 
     @Test
+    void countsDbConnectionsPerWindowAndForgetsThemWhenTheWindowCloses() throws Exception {
+        d.send(flow().from("10.2.0.20", 40001).at(T0).bytes(500, 0));
+        d.send(flow().from("10.2.0.20", 40002).at(T0 + 1_000).bytes(500, 0));
+        d.send(flow().from("10.2.0.20", 40001).at(T0 + 2_000).bytes(500, 0));
+        d.send(flow().at(T0 + 70_000).to("10.1.0.10", 7001).bytes(1, 0));
+
+        Verdict v = VerdictJson.parse(d.verdicts().get(0).value);
+        assertThat(v.dbConnections().max()).isEqualTo(2);
+        org.apache.kafka.streams.state.KeyValueStore<String, long[]> conns =
+                d.driver.getKeyValueStore(TopologySpec.CONNECTION_STORE);
+        List<String> keys = new java.util.ArrayList<>();
+        try (var it = conns.all()) {
+            it.forEachRemaining(kv -> keys.add(kv.key));
+        }
+        assertThat(keys).containsExactly("C|10.2.0.20|region1|6 10.2.0.20 40001 10.1.0.10 1521",
+                "C|10.2.0.20|region1|6 10.2.0.20 40002 10.1.0.10 1521");
+    }
+
+    @Test
     void passesAtExactlyTheThreshold() throws Exception {
         d.send(flow().at(T0).bytes(900, 0));
         d.send(flow().at(T0).to("10.1.0.10", 7001).bytes(100, 0));
