@@ -47,7 +47,8 @@ public final class ProcessCommand implements Callable<Integer> {
     @Option(names = "--sites", required = true, paramLabel = "FILE", description = "site model (sites.yaml)")
     Path sites;
 
-    @Option(names = "--http-port", paramLabel = "P", description = "HTTP API port (default: none)")
+    @Option(names = "--http-port", paramLabel = "P", defaultValue = "8080",
+            description = "HTTP port of the dashboard and API (default: ${DEFAULT-VALUE}; 0: no HTTP)")
     int httpPort;
 
     @Option(names = "--http-bind", paramLabel = "ADDR", description = "HTTP bind address (default: ${DEFAULT-VALUE})")
@@ -109,7 +110,7 @@ public final class ProcessCommand implements Callable<Integer> {
         model.diagnostics().forEach(err::println);
         err.flush();
         if (!model.errors().isEmpty()) {
-            return USAGE;
+            return 2;
         }
         return run(settings, yaml, err);
     }

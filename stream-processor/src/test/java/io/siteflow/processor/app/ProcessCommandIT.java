@@ -127,7 +127,7 @@ class ProcessCommandIT {
         var cl = ProcessCommand.commandLine(command);
         cl.setOut(new PrintWriter(out, true));
         CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute("--bootstrap",
-                broker.bootstrap(), "--sites", sites.toString(), "--state-dir", dir.resolve("state").toString(),
+                broker.bootstrap(), "--sites", sites.toString(), "--http-port", "0", "--state-dir", dir.resolve("state").toString(),
                 "--application-id", "it-process", "--kafka", "commit.interval.ms=100"));
         try {
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> exit.isDone() || command.runtime()

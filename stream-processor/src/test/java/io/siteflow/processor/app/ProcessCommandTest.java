@@ -25,12 +25,12 @@ class ProcessCommandTest {
     }
 
     @Test
-    void printsEveryDiagnosticOfABadSiteModelAndExitsWithUsage() throws Exception {
+    void printsEveryDiagnosticOfABadSiteModelAndExitsWithTwo() throws Exception {
         Path sites = Files.writeString(dir.resolve("sites.yaml"), "threshold: 2\nsites:\n  a: { cidrs: [10.1.0.0/33] }\n");
 
         int code = run("--bootstrap", "127.0.0.1:1", "--sites", sites.toString());
 
-        assertThat(code).isEqualTo(64);
+        assertThat(code).isEqualTo(2);
         assertThat(err.toString().lines()).containsExactly(
                 sites + ":1:12: threshold: \"2\" is not a share (0..1)",
                 sites + ":3:3: sites.a: site has no cidrs",
