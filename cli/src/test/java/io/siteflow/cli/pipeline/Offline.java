@@ -43,6 +43,11 @@ final class Offline {
         }
     }
 
+    /** The verdicts in {@link #ORDER}. */
+    static List<Verdict> sorted(Collection<Verdict> verdicts) {
+        return verdicts.stream().sorted(ORDER).toList();
+    }
+
     /** The verdicts as their JSON lines (DESIGN.md verdict JSON), in {@link #ORDER}. */
     static List<String> json(Collection<Verdict> verdicts) {
         return verdicts.stream().sorted(ORDER).map(VerdictJson::toJson).toList();
