@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListStreamsGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -59,7 +60,17 @@ final class Topics {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Committed records of {@code topic} from the beginning, read until {@code done} holds for what was read. */
+    /** True when the consumer has read every partition up to its last stable offset. */
+    private static boolean atEnd(KafkaConsumer<String, byte[]> c, List<TopicPartition> parts) {
+        Map<TopicPartition, Long> end = c.endOffsets(parts);
+        return parts.stream().allMatch(p -> c.position(p) >= end.get(p));
+    }
+
+    /**
+     * Committed records of {@code topic} from the beginning, read until {@code done} holds for what was read and
+     * the end of the topic (its last stable offset) has been reached, so records beyond what {@code done} waits
+     * for (duplicates) are read too.
+     */
     static List<ConsumerRecord<String, byte[]>> read(String bootstrap, String topic,
                                                      Predicate<List<ConsumerRecord<String, byte[]>>> done) {
         Map<String, Object> conf = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
@@ -74,7 +85,7 @@ final class Topics {
             c.seekToBeginning(parts);
             Awaitility.await().atMost(WAIT).until(() -> {
                 c.poll(Duration.ofMillis(200)).forEach(got::add);
-                return done.test(got);
+                return done.test(got) && atEnd(c, parts);
             });
         }
         return got;
@@ -97,11 +108,20 @@ final class Topics {
         }
     }
 
-    /** Records of {@code siteflow.flows} the consumer group {@code groupId} has committed, over all partitions. */
+    /**
+     * Records of {@code siteflow.flows} the application {@code groupId} has committed, over all partitions (0
+     * before its first commit). Asks for the offsets of a classic consumer group, then of a streams group
+     * (KIP-1071), whichever the application runs as.
+     */
     static long committed(String bootstrap, String groupId) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(groupId)
-                    .partitionsToOffsetAndMetadata().get();
+            Map<TopicPartition, OffsetAndMetadata> offsets;
+            try {
+                offsets = admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get();
+            } catch (ExecutionException e) {
+                offsets = admin.listStreamsGroupOffsets(Map.of(groupId, new ListStreamsGroupOffsetsSpec()))
+                        .partitionsToOffsetAndMetadata(groupId).get();
+            }
             return offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(SiteflowTopics.FLOWS))
                     .filter(e -> e.getValue() != null).mapToLong(e -> e.getValue().offset()).sum();
         } catch (ExecutionException e) {
