@@ -91,14 +91,17 @@ public final class StreamsBench {
         }
     }
 
-    /** Record n of server n % 3 towards the DB (or every fifth towards wls1 over T3). */
+    /**
+     * Record n of server n % 3 towards the DB (or every fifth towards wls1 over T3), from one of 40 pooled
+     * connections per server (a JDBC pool: few connections, many records each).
+     */
     static FlowRecord flow(long n, long start, String id) {
         String server = SERVERS.get((int) (n % SERVERS.size()));
         boolean t3 = n % 5 == 4;
         long bytes = 1_000 + n % 97;
         long rbytes = 3_000 + n % 89;
         return new FlowRecord(FlowRecord.SCHEMA, "edge-b", "eth0", start, start + 50, 6, server,
-                (int) (40_000 + n % 20_000), t3 ? "10.1.0.20" : "10.1.0.10", t3 ? 7001 : 1521, bytes, 3, rbytes, 4,
+                (int) (40_000 + (n / 3) % 40), t3 ? "10.1.0.20" : "10.1.0.10", t3 ? 7001 : 1521, bytes, 3, rbytes, 4,
                 bytes + 42, rbytes + 56, 0x1b, 0x1b, null, t3 ? "t3" : "oracle-tns", null, false, id);
     }
 

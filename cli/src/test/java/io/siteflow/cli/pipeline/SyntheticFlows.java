@@ -35,14 +35,17 @@ final class SyntheticFlows {
     private SyntheticFlows() {
     }
 
-    /** Record {@code n}: server n % 3; every fifth record is T3 to wls1, the rest DB; sizes vary with n. */
+    /**
+     * Record {@code n}: server n % 3; every fifth record is T3 to wls1, the rest DB; sizes vary with n; each
+     * server uses 40 pooled connections (source ports), as a JDBC pool would.
+     */
     static FlowRecord flow(int n, long stepMs, String idPrefix) {
         String server = SERVERS.get(n % SERVERS.size());
         boolean t3 = n % 5 == 4;
         long start = T0 + n * stepMs;
         long bytes = 1_000 + n % 97;
         long rbytes = 3_000 + n % 89;
-        return new FlowRecord(FlowRecord.SCHEMA, AGENT, "eth0", start, start + 50, 6, server, 40_000 + n % 20_000,
+        return new FlowRecord(FlowRecord.SCHEMA, AGENT, "eth0", start, start + 50, 6, server, 40_000 + (n / 3) % 40,
                 t3 ? "10.1.0.20" : "10.1.0.10", t3 ? 7001 : 1521, bytes, 3, rbytes, 4, bytes + 42, rbytes + 56,
                 0x1b, 0x1b, null, t3 ? "t3" : "oracle-tns", null, false, idPrefix + "-" + n);
     }
