@@ -4,13 +4,13 @@
 #               (b) the siteflow topology (exactly_once_v2, as `siteflow process` runs it); ratio (b)/(a)
 #   latency:    RATE records/s for SECONDS; export (producer send) -> the cumulative verdict of the record's
 #               pair includes it (polled every 5 ms through StreamsQueries, as GET /api/verdicts); p50/p99/max
-# Prints a Markdown table. Environment: N (200000), RATE (10000), SECONDS (30).
+# Prints a Markdown table. Environment: N (200000), RATE (10000), DURATION (30, seconds).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 N="${N:-200000}"
 RATE="${RATE:-10000}"
-SECONDS_RUN="${SECONDS:-30}"
+DURATION="${DURATION:-30}"
 BENCH_JAR="$ROOT/bench/target/siteflow-bench-0.1.0-SNAPSHOT.jar"
 
 if [ ! -f "$BENCH_JAR" ] || [ ! -f "$ROOT/bench/target/lib/stream-processor-0.1.0-SNAPSHOT.jar" ]; then
@@ -20,9 +20,9 @@ fi
 OUT="$(mktemp)"
 LOG="$(mktemp)"
 trap 'rm -f "$OUT" "$LOG"' EXIT
-echo "streams: N=$N RATE=$RATE SECONDS=$SECONDS_RUN (log: broker and Streams output hidden)" >&2
+echo "streams: N=$N RATE=$RATE DURATION=$DURATION (log: broker and Streams output hidden)" >&2
 if ! java -Xmx2g -cp "$BENCH_JAR:$ROOT/bench/target/lib/*" io.siteflow.bench.StreamsBench \
-    "$N" "$RATE" "$SECONDS_RUN" "$OUT" >"$LOG" 2>&1; then
+    "$N" "$RATE" "$DURATION" "$OUT" >"$LOG" 2>&1; then
   tail -40 "$LOG" >&2
   exit 1
 fi
