@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Streaming pipeline benchmark, in one JVM on an embedded single-node Kafka (io.siteflow.bench.StreamsBench):
+#   throughput: N records on siteflow.flows read by (a) a bare KafkaConsumer parsing them with FlowRecordJson,
+#               (b) the siteflow topology (exactly_once_v2, as `siteflow process` runs it); ratio (b)/(a)
+#   latency:    RATE records/s for SECONDS; export (producer send) -> the cumulative verdict of the record's
+#               pair includes it (polled every 5 ms through StreamsQueries, as GET /api/verdicts); p50/p99/max
+# Prints a Markdown table. Environment: N (200000), RATE (10000), DURATION (30, seconds).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+N="${N:-200000}"
+RATE="${RATE:-10000}"
+DURATION="${DURATION:-30}"
+BENCH_JAR="$ROOT/bench/target/siteflow-bench-0.1.0-SNAPSHOT.jar"
+
+if [ ! -f "$BENCH_JAR" ] || [ ! -f "$ROOT/bench/target/lib/stream-processor-0.1.0-SNAPSHOT.jar" ]; then
+  echo "streams: building..." >&2
+  (cd "$ROOT" && mvn -B -q -DskipTests -pl bench -am package) >&2
+fi
+OUT="$(mktemp)"
+LOG="$(mktemp)"
+trap 'rm -f "$OUT" "$LOG"' EXIT
+echo "streams: N=$N RATE=$RATE DURATION=$DURATION (log: broker and Streams output hidden)" >&2
+if ! java -Xmx2g -cp "$BENCH_JAR:$ROOT/bench/target/lib/*" io.siteflow.bench.StreamsBench \
+    "$N" "$RATE" "$DURATION" "$OUT" >"$LOG" 2>&1; then
+  tail -40 "$LOG" >&2
+  exit 1
+fi
+grep '^streams-bench:' "$LOG" >&2 || true
+echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u '+%Y-%m-%d %H:%M UTC')"
+cat "$OUT"

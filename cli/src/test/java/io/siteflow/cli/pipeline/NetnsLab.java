@@ -1,0 +1,237 @@
+package io.siteflow.cli.pipeline;
+
+import com.sun.jna.LastErrorException;
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * (A copy of capture-agent's test helper {@code io.siteflow.agent.testing.NetnsLab}: cli does not see that
+ * module's test classes.) Two network namespaces, A and B, joined by a veth pair: {@code sfa0} (10.99.x.1/24) in A and {@code sfb0}
+ * (10.99.x.2/24) in B, IPv6 off in both (no neighbour discovery or MLD noise), loopbacks up. Names carry
+ * the JVM's PID and a counter ({@code sfA-<pid>-<n>}), so parallel runs do not meet; the interfaces are
+ * created inside the namespaces, so their short names never clash with the host's. Neighbour entries are
+ * permanent, so no ARP is sent. Needs root, iproute2, and ethtool for {@link #offloadsOff()}.
+ *
+ * <p>Code runs inside a namespace in two ways: {@link #exec}/{@link #start} run a command under
+ * {@code ip netns exec}; {@link #call} runs Java code on a fresh thread that has entered the namespace
+ * with {@code setns(2)}, so sockets and capture handles it opens live in that namespace (they keep
+ * working from any thread afterwards).
+ *
+ * <p>{@link #close()} ends the processes it started (by PID, then anything else still inside its
+ * namespaces, by PID) and deletes exactly the two namespaces it created, which removes the veth pair.
+ * Not thread-safe except {@link #call} and {@link #start}.
+ */
+final class NetnsLab implements AutoCloseable {
+    public static final String IF_A = "sfa0";
+    public static final String IF_B = "sfb0";
+    /** MAC addresses of {@link #IF_A} and {@link #IF_B} (locally administered). */
+    public static final String MAC_A = "02:5f:00:00:00:01";
+    public static final String MAC_B = "02:5f:00:00:00:02";
+    private static final AtomicInteger SEQ = new AtomicInteger();
+    private static final int CLONE_NEWNET = 0x4000_0000;
+    private static final int O_RDONLY_CLOEXEC = 0x80000;
+
+    private final String nsA;
+    private final String nsB;
+    private final int subnet;
+    private final List<String> created = new ArrayList<>();
+    private final List<Process> processes = new ArrayList<>();
+
+    private NetnsLab(long pid, int seq) {
+        this.nsA = "sfA-" + pid + "-" + seq;
+        this.nsB = "sfB-" + pid + "-" + seq;
+        this.subnet = seq % 250 + 1;
+    }
+
+    /** Creates both namespaces and the veth pair, addressed and up. */
+    public static NetnsLab create() throws IOException {
+        NetnsLab lab = new NetnsLab(ProcessHandle.current().pid(), SEQ.incrementAndGet());
+        return lab.configure(lab::build);
+    }
+
+    private void build() throws IOException {
+        for (String ns : List.of(nsA, nsB)) {
+            run("ip", "netns", "add", ns);
+            created.add(ns);
+            exec(ns, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1", "net.ipv6.conf.default.disable_ipv6=1");
+            run("ip", "-n", ns, "link", "set", "lo", "up");
+        }
+        run("ip", "-n", nsA, "link", "add", IF_A, "address", MAC_A, "type", "veth",
+                "peer", "name", IF_B, "address", MAC_B, "netns", nsB);
+        run("ip", "-n", nsA, "link", "set", IF_A, "up");
+        run("ip", "-n", nsB, "link", "set", IF_B, "up");
+        addressPair(addressA(), addressB());
+    }
+
+    /** Turns off TSO, GSO and GRO on both ends, so a captured packet is one wire frame (≤ MTU). */
+    public NetnsLab offloadsOff() throws IOException {
+        return configure(() -> {
+            exec(nsA, "ethtool", "-K", IF_A, "tso", "off", "gso", "off", "gro", "off");
+            exec(nsB, "ethtool", "-K", IF_B, "tso", "off", "gso", "off", "gro", "off");
+        });
+    }
+
+    /** Adds a second IPv4 address pair, 10.98.x.1/24 on A and 10.98.x.2/24 on B. */
+    public NetnsLab secondSubnet() throws IOException {
+        return configure(() -> addressPair("10.98." + subnet + ".1", "10.98." + subnet + ".2"));
+    }
+
+    /** Addresses a on A and b on B (/24), with permanent neighbour entries: the pair never sends ARP. */
+    private void addressPair(String a, String b) throws IOException {
+        run("ip", "-n", nsA, "addr", "add", a + "/24", "dev", IF_A);
+        run("ip", "-n", nsB, "addr", "add", b + "/24", "dev", IF_B);
+        run("ip", "-n", nsA, "neigh", "replace", b, "lladdr", MAC_B, "dev", IF_A, "nud", "permanent");
+        run("ip", "-n", nsB, "neigh", "replace", a, "lladdr", MAC_A, "dev", IF_B, "nud", "permanent");
+    }
+
+    /**
+     * Runs a configuration step; when it fails, the lab is closed before the exception propagates, so a
+     * lab configured inside a try-with-resources header ({@code create().offloadsOff()}) never leaks.
+     */
+    private NetnsLab configure(IoStep step) throws IOException {
+        try {
+            step.run();
+            return this;
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private interface IoStep {
+        void run() throws IOException;
+    }
+
+    public String nsA() {
+        return nsA;
+    }
+
+    public String nsB() {
+        return nsB;
+    }
+
+    /** {@code 10.99.x.1}, the address of {@link #IF_A}. */
+    public String addressA() {
+        return "10.99." + subnet + ".1";
+    }
+
+    /** {@code 10.99.x.2}, the address of {@link #IF_B}. */
+    public String addressB() {
+        return "10.99." + subnet + ".2";
+    }
+
+    /** The x of 10.99.x.0/24 and 10.98.x.0/24. */
+    public int subnet() {
+        return subnet;
+    }
+
+    /** Runs a command inside a namespace, waits up to 60 s and returns its standard output. */
+    public String exec(String ns, String... command) throws IOException {
+        List<String> full = new ArrayList<>(List.of("ip", "netns", "exec", ns));
+        full.addAll(List.of(command));
+        return run(full.toArray(String[]::new));
+    }
+
+    /** Starts a command inside a namespace, output to {@code log}; {@link #close()} ends it if still running. */
+    public synchronized Process start(String ns, List<String> command, Path log) throws IOException {
+        List<String> full = new ArrayList<>(List.of("ip", "netns", "exec", ns));
+        full.addAll(command);
+        Process p = new ProcessBuilder(full).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        processes.add(p);
+        return p;
+    }
+
+    /** Runs {@code task} on a new thread that has entered namespace {@code ns}; returns its result. */
+    public <T> T call(String ns, Callable<T> task) throws Exception {
+        FutureTask<T> future = new FutureTask<>(() -> {
+            enter(ns);
+            return task.call();
+        });
+        Thread t = new Thread(future, "netns-" + ns);
+        t.setDaemon(true);
+        t.start();
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception ex ? ex : e;
+        }
+    }
+
+    private static void enter(String ns) {
+        int fd = LibC.INSTANCE.open("/var/run/netns/" + ns, O_RDONLY_CLOEXEC);
+        try {
+            LibC.INSTANCE.setns(fd, CLONE_NEWNET);
+        } finally {
+            LibC.INSTANCE.close(fd);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        for (Process p : processes) {
+            stop(p.toHandle());
+        }
+        for (String ns : created) {
+            try {
+                for (String pid : run("ip", "netns", "pids", ns).split("\\s+")) {
+                    if (!pid.isBlank() && Long.parseLong(pid) != ProcessHandle.current().pid()) {
+                        ProcessHandle.of(Long.parseLong(pid)).ifPresent(NetnsLab::stop);
+                    }
+                }
+                run("ip", "netns", "del", ns);
+            } catch (IOException e) {
+                System.err.println("NetnsLab: cleaning up " + ns + ": " + e.getMessage());
+            }
+        }
+        created.clear();
+    }
+
+    private static void stop(ProcessHandle p) {
+        p.destroy();
+        try {
+            p.onExit().get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            p.destroyForcibly();
+        }
+    }
+
+    private static String run(String... command) throws IOException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try {
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException(String.join(" ", command) + ": timed out");
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException(String.join(" ", command) + ": interrupted", e);
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.exitValue() != 0) {
+            throw new IOException(String.join(" ", command) + ": exit " + p.exitValue() + ": " + out.strip());
+        }
+        return out;
+    }
+
+    /** The three libc calls that enter a namespace. */
+    private interface LibC extends Library {
+        LibC INSTANCE = Native.load("c", LibC.class);
+
+        int open(String path, int flags) throws LastErrorException;
+
+        int setns(int fd, int nstype) throws LastErrorException;
+
+        int close(int fd) throws LastErrorException;
+    }
+}

@@ -1,0 +1,55 @@
+package io.siteflow.cli.pipeline;
+
+import io.siteflow.model.FlowRecord;
+import io.siteflow.rules.load.SiteModelLoader;
+import io.siteflow.rules.model.SiteModel;
+import io.siteflow.rules.load.SiteModelException;
+import io.siteflow.rules.verdict.AuditReport;
+import io.siteflow.rules.verdict.OfflineAudit;
+import io.siteflow.rules.verdict.Verdict;
+import io.siteflow.rules.verdict.VerdictJson;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+
+/** The reference: what the offline audit ({@link OfflineAudit}, as {@code siteflow audit}) says about records. */
+final class Offline {
+    /** Window start, then server: the order verdict lists are compared in. */
+    static final Comparator<Verdict> ORDER = Comparator
+            .comparingLong((Verdict v) -> v.window().map(w -> w.start()).orElse(0L))
+            .thenComparing(Verdict::server).thenComparing(Verdict::remoteSite);
+
+    private Offline() {
+    }
+
+    /** The offline report over {@code records} with the site model {@code yaml} and windows of {@code windowMs}. */
+    static AuditReport audit(String yaml, Collection<FlowRecord> records, long windowMs) {
+        OfflineAudit audit = new OfflineAudit(model(yaml), windowMs);
+        records.forEach(audit::accept);
+        return audit.report("records", 0, 0);
+    }
+
+    /** The window verdicts of windows before the one holding {@code closeAt} (those the stream has closed). */
+    static List<Verdict> closedBefore(AuditReport report, long closeAt) {
+        long open = io.siteflow.rules.verdict.Window.of(closeAt, 60_000).start();
+        return report.windows().stream().filter(v -> v.window().orElseThrow().start() < open).toList();
+    }
+
+    static SiteModel model(String yaml) {
+        try {
+            return SiteModelLoader.parse("sites.yaml", yaml).orThrow();
+        } catch (SiteModelException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    /** The verdicts in {@link #ORDER}. */
+    static List<Verdict> sorted(Collection<Verdict> verdicts) {
+        return verdicts.stream().sorted(ORDER).toList();
+    }
+
+    /** The verdicts as their JSON lines (DESIGN.md verdict JSON), in {@link #ORDER}. */
+    static List<String> json(Collection<Verdict> verdicts) {
+        return verdicts.stream().sorted(ORDER).map(VerdictJson::toJson).toList();
+    }
+}

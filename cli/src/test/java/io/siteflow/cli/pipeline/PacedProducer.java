@@ -1,0 +1,63 @@
+package io.siteflow.cli.pipeline;
+
+import io.siteflow.model.FlowRecord;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.producer.KafkaProducer;
+
+/**
+ * Sends a list of records to {@code siteflow.flows} at a steady rate (a batch every 10 ms) on its own thread,
+ * as agents would, until all are sent. {@link #close()} stops it.
+ */
+final class PacedProducer implements AutoCloseable {
+    private final List<FlowRecord> records;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    private final AtomicInteger sent = new AtomicInteger();
+    private final int perTick;
+
+    private PacedProducer(String bootstrap, List<FlowRecord> records, int perSecond) {
+        this.records = records;
+        this.producer = Topics.producer(bootstrap);
+        this.perTick = Math.max(1, perSecond / 100);
+    }
+
+    static PacedProducer start(String bootstrap, List<FlowRecord> records, int perSecond) {
+        PacedProducer p = new PacedProducer(bootstrap, records, perSecond);
+        p.timer.scheduleAtFixedRate(p::tick, 0, 10, TimeUnit.MILLISECONDS);
+        return p;
+    }
+
+    private void tick() {
+        int from = sent.get();
+        int to = Math.min(records.size(), from + perTick);
+        for (int i = from; i < to; i++) {
+            Topics.sendAsync(producer, records.get(i));
+        }
+        sent.set(to);
+        if (to == records.size()) {
+            producer.flush();
+            timer.shutdown();
+        }
+    }
+
+    /** Records handed to the producer so far. */
+    int sent() {
+        return sent.get();
+    }
+
+    /** True once every record has been sent and acknowledged. */
+    boolean done() {
+        return timer.isTerminated();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        timer.shutdownNow();
+        timer.awaitTermination(30, TimeUnit.SECONDS);
+        producer.close();
+    }
+}

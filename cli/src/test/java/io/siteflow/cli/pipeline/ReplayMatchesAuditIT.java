@@ -1,0 +1,114 @@
+package io.siteflow.cli.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.siteflow.agent.synth.CapturePoint;
+import io.siteflow.agent.synth.StretchedClusterScenario;
+import io.siteflow.model.FlowRecord;
+import io.siteflow.processor.broker.EmbeddedKafkaBroker;
+import io.siteflow.rules.verdict.Verdict;
+import io.siteflow.rules.verdict.VerdictJson;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A synthesised stretched-cluster capture (region-2 edge, 150 s: DB, T3, JMS, Coherence, admin, DNS) replayed
+ * by {@code siteflow capture -r FILE -F 10.1.0.0/16 --bootstrap ...} (the region-2 edge agent as deployed:
+ * the remote site's CIDR given, records keyed by the local server) into a running {@code siteflow process} gives the verdict
+ * JSON of {@code siteflow audit FILE --format json}, exactly: cumulative verdicts from the processor's stores
+ * (what {@code GET /api/verdicts} serves) and window verdicts from {@code siteflow.verdicts}.
+ *
+ * <p>The stream closes a window when its task's stream time passes the window's end plus the 10 s grace;
+ * stream time moves only with records. After the replay's last record the last window stays open, so once
+ * the cumulative verdicts have been compared the test sends one small closing record per audited server, one
+ * window plus grace after the capture's last window; the windows of the capture then all close and are
+ * compared with the audit's. (The closing records are added after the cumulative comparison, so they change
+ * nothing that was compared; their own window stays open.)
+ */
+class ReplayMatchesAuditIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final List<String> AUDITED = List.of("10.2.0.20", "10.2.0.21");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void replayedCaptureGivesTheOfflineAuditsVerdictsExactly() throws Exception {
+        Path capture = dir.resolve("stretched.pcap");
+        StretchedClusterScenario.builder().duration(Duration.ofSeconds(150))
+                .capturePoint(CapturePoint.regionEdge("region2", 75_000)).build().write(capture);
+        Path sites = Files.copy(Path.of(System.getProperty("siteflow.root", "..")).resolve("deploy/conf/sites.yaml"),
+                dir.resolve("sites.yaml"));
+        Siteflow audit = Siteflow.run("audit", capture.toString(), "--sites", sites.toString(), "--format", "json");
+        assertThat(audit.exitCode()).as(audit.err()).isZero();
+        JsonNode report = JSON.readTree(audit.out());
+        assertThat(report.get("windows").size()).isGreaterThanOrEqualTo(6);
+
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).build()) {
+            broker.start();
+            try (InProcessProcessor p = InProcessProcessor.start(broker.bootstrap(), sites, dir.resolve("state"),
+                    "it-replay")) {
+                Siteflow replay = Siteflow.run("capture", "-r", capture.toString(), "-F", "10.1.0.0/16",
+                        "--bootstrap", broker.bootstrap(), "--agent", "edge-b", "--spool-dir", dir.resolve("spool").toString());
+                assertThat(replay.exitCode()).as(replay.err()).isZero();
+
+                Awaitility.await().atMost(Topics.WAIT).ignoreExceptions().untilAsserted(() -> assertThat(
+                        nodes(p.cumulativeVerdicts())).isEqualTo(list(report.get("verdicts"))));
+                List<JsonNode> cumulative = nodes(p.cumulativeVerdicts());
+                for (int i = 0; i < cumulative.size(); i++) {
+                    assertSameFigures(cumulative.get(i), report.get("verdicts").get(i));
+                }
+
+                Topics.send(broker.bootstrap(), closers(report));
+                List<JsonNode> windows = nodes(Offline.sorted(Topics.windowVerdicts(broker.bootstrap(),
+                        report.get("windows").size())));
+                assertThat(windows).isEqualTo(list(report.get("windows")));
+            }
+        }
+    }
+
+    /** The figures the issue names, one by one (the whole-JSON comparison above covers the rest). */
+    private static void assertSameFigures(JsonNode streamed, JsonNode offline) {
+        for (String field : List.of("server", "verdict", "dbShare", "crossBytes", "categories", "addresses")) {
+            assertThat(streamed.get(field)).as(field).isEqualTo(offline.get(field));
+        }
+        assertThat(streamed.get("crossBytes").asLong()).isPositive();
+    }
+
+    /** One DB record per audited server, one window plus grace after the start of the capture's last window. */
+    private static List<FlowRecord> closers(JsonNode report) {
+        long lastStart = 0;
+        for (JsonNode w : report.get("windows")) {
+            lastStart = Math.max(lastStart, w.get("window").get("start").asLong());
+        }
+        long at = lastStart + 60_000 + 60_000 + 10_000;
+        List<FlowRecord> out = new ArrayList<>();
+        for (String server : AUDITED) {
+            out.add(new FlowRecord(FlowRecord.SCHEMA, "edge-b", "eth0", at, at, 6, server, 39_999, "10.1.0.10", 1521,
+                    100, 1, 0, 0, 114, 0, 0x18, 0, null, null, null, false, "closer-" + server));
+        }
+        return out;
+    }
+
+    private static List<JsonNode> nodes(List<Verdict> verdicts) throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        for (Verdict v : verdicts) {
+            out.add(JSON.readTree(VerdictJson.toJson(v)));
+        }
+        return out;
+    }
+
+    private static List<JsonNode> list(JsonNode array) {
+        List<JsonNode> out = new ArrayList<>();
+        array.forEach(out::add);
+        return out;
+    }
+}

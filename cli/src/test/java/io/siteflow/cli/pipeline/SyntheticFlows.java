@@ -1,0 +1,75 @@
+package io.siteflow.cli.pipeline;
+
+import io.siteflow.model.FlowRecord;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Flow records with known content for the pipeline tests: three app servers in region2 talking to the
+ * database and a cluster peer in region1, record {@code n} starting {@code n * stepMs} after {@link #T0}, so
+ * the records span many windows. Every record has a unique id. Stateless.
+ */
+final class SyntheticFlows {
+    /** The site model the synthetic records are audited with: three audited servers, DB and T3 rules. */
+    static final String SITES = """
+            threshold: 0.90
+            minCrossBytes: 1000
+            defaults: none
+            sites:
+              region1: { cidrs: [10.1.0.0/16] }
+              region2: { cidrs: [10.2.0.0/16] }
+            hosts:
+              - { address: 10.1.0.10, name: db1, role: db }
+              - { address: 10.1.0.20, name: wls1, role: app-server }
+              - { address: 10.2.0.20, name: wls3, role: app-server }
+              - { address: 10.2.0.21, name: wls4, role: app-server }
+              - { address: 10.2.0.22, name: wls5, role: app-server }
+            rules:
+              - { name: oracle-ports, category: DB, ports: [1521] }
+              - { name: t3, category: CLUSTER, ports: [7001] }
+            """;
+    static final List<String> SERVERS = List.of("10.2.0.20", "10.2.0.21", "10.2.0.22");
+    static final long T0 = 1_764_000_000_000L;
+    static final String AGENT = "edge-b";
+
+    private SyntheticFlows() {
+    }
+
+    /**
+     * Record {@code n}: server n % 3; every fifth record is T3 to wls1, the rest DB; sizes vary with n; each
+     * server uses 40 pooled connections (source ports), as a JDBC pool would.
+     */
+    static FlowRecord flow(int n, long stepMs, String idPrefix) {
+        String server = SERVERS.get(n % SERVERS.size());
+        boolean t3 = n % 5 == 4;
+        long start = T0 + n * stepMs;
+        long bytes = 1_000 + n % 97;
+        long rbytes = 3_000 + n % 89;
+        return new FlowRecord(FlowRecord.SCHEMA, AGENT, "eth0", start, start + 50, 6, server, 40_000 + (n / 3) % 40,
+                t3 ? "10.1.0.20" : "10.1.0.10", t3 ? 7001 : 1521, bytes, 3, rbytes, 4, bytes + 42, rbytes + 56,
+                0x1b, 0x1b, null, t3 ? "t3" : "oracle-tns", null, false, idPrefix + "-" + n);
+    }
+
+    /** Records 0..count-1. */
+    static List<FlowRecord> flows(int count, long stepMs, String idPrefix) {
+        List<FlowRecord> out = new ArrayList<>(count);
+        for (int n = 0; n < count; n++) {
+            out.add(flow(n, stepMs, idPrefix));
+        }
+        return out;
+    }
+
+    /**
+     * One small DB record per audited server starting at {@code start}: sent after the data, it moves each
+     * server's task's stream time past the last data window's end plus grace, so those windows close.
+     * Part of the data (counted in cumulative totals); its own window stays open.
+     */
+    static List<FlowRecord> closers(long start, String idPrefix) {
+        List<FlowRecord> out = new ArrayList<>();
+        for (String server : SERVERS) {
+            out.add(new FlowRecord(FlowRecord.SCHEMA, AGENT, "eth0", start, start, 6, server, 39_999, "10.1.0.10",
+                    1521, 100, 1, 0, 0, 114, 0, 0x18, 0, null, null, null, false, idPrefix + "-close-" + server));
+        }
+        return out;
+    }
+}
