@@ -27,7 +27,7 @@ final class ChildProcessor implements AutoCloseable {
             throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-cp", System.getProperty("java.class.path"), SiteflowCommand.class.getName(), "process",
-                "--bootstrap", bootstrap, "--sites", sites.toString(), "--state-dir", stateDir.toString(),
+                "--bootstrap", bootstrap, "--sites", sites.toString(), "--http-port", "0", "--state-dir", stateDir.toString(),
                 "--application-id", appId, "--kafka", "commit.interval.ms=100"));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();

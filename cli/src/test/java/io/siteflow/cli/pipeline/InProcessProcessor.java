@@ -47,7 +47,8 @@ final class InProcessProcessor implements AutoCloseable {
     /** Starts {@code siteflow process} with application id {@code appId} and waits until Streams is RUNNING. */
     static InProcessProcessor start(String bootstrap, Path sites, Path stateDir, String appId, String... more) {
         List<String> args = new ArrayList<>(List.of("--bootstrap", bootstrap, "--sites", sites.toString(),
-                "--state-dir", stateDir.toString(), "--application-id", appId, "--kafka", "commit.interval.ms=100"));
+                "--state-dir", stateDir.toString(), "--application-id", appId, "--kafka", "commit.interval.ms=100",
+                "--http-port", "0"));
         args.addAll(List.of(more));
         InProcessProcessor p = new InProcessProcessor(args.toArray(String[]::new));
         p.awaitRunning();
