@@ -121,7 +121,7 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
                     observers.dropsAboveLimit(pair.get().server().address()), m.model().version());
             String json = VerdictJson.toJson(v);
             windows.keep(c, json);
-            metrics.verdicts.increment();
+            metrics.windowVerdict(v);
             context.forward(new Record<>(c.pairKey(), new Output(TopologySpec.VERDICTS, c.pairKey(), json),
                     c.window().end()));
             alerts.window(v).forEach(this::emit);

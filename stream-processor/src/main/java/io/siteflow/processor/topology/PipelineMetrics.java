@@ -1,6 +1,12 @@
 package io.siteflow.processor.topology;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Tags;
+import io.siteflow.rules.verdict.Verdict;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -17,10 +23,11 @@ public final class PipelineMetrics {
     final Counter noModel;
     final Counter otherObserver;
     final Counter late;
-    final Counter verdicts;
     final Counter alerts;
     final Timer windowClose;
     private final MeterRegistry registry;
+    /** Gauge values by name and tags; held strongly here because gauges keep their objects weakly. */
+    private final Map<String, AtomicReference<Double>> gauges = new ConcurrentHashMap<>();
 
     public PipelineMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -31,7 +38,6 @@ public final class PipelineMetrics {
         noModel = counter("records.nomodel", "records dropped because no valid site model was in force");
         otherObserver = counter("records.other.observer", "records not counted: another agent observes the server");
         late = counter("records.late", "records that arrived after their window closed (counted cumulatively only)");
-        verdicts = counter("verdicts", "closed-window verdicts written to siteflow.verdicts");
         alerts = counter("alerts", "alerts written to siteflow.alerts");
         windowClose = Timer.builder("siteflow.processor.window.close")
                 .description("time spent closing windows and emitting verdicts").register(registry);
@@ -66,8 +72,36 @@ public final class PipelineMetrics {
         return (long) otherObserver.count();
     }
 
+    /** Closed-window verdicts emitted, all outcomes and pairs. */
     public long verdicts() {
-        return (long) verdicts.count();
+        return (long) registry.find("siteflow.processor.verdicts").counters().stream().mapToDouble(Counter::count).sum();
+    }
+
+    /**
+     * Records a closed window's verdict: {@code siteflow_processor_verdicts_total{verdict,server,remote_site}},
+     * the window's DB share and handshake RTT p95 as gauges per pair, and its bytes per category.
+     */
+    void windowVerdict(Verdict v) {
+        Tags pair = Tags.of("server", v.server(), "remote_site", v.remoteSite());
+        Counter.builder("siteflow.processor.verdicts").description("closed-window verdicts written to siteflow.verdicts")
+                .tags(pair.and("verdict", v.verdict().name())).register(registry).increment();
+        gauge("siteflow.processor.db.share", "DB share of the pair's latest closed window (0..1)", pair)
+                .set(v.dbShare().doubleValue());
+        if (v.rttMicros().samples() > 0) {
+            gauge("siteflow.processor.rtt.p95.seconds", "handshake RTT p95 of the pair's latest closed window", pair)
+                    .set(v.rttMicros().p95() / 1e6);
+        }
+        v.categories().forEach((category, bytes) -> Counter.builder("siteflow.processor.bytes")
+                .description("cross-site IP bytes of audited pairs, per category").baseUnit("bytes")
+                .tag("category", category.name()).register(registry).increment(bytes));
+    }
+
+    private AtomicReference<Double> gauge(String name, String description, Tags tags) {
+        return gauges.computeIfAbsent(name + tags, k -> {
+            AtomicReference<Double> value = new AtomicReference<>(0.0);
+            Gauge.builder(name, value, AtomicReference::get).description(description).tags(tags).register(registry);
+            return value;
+        });
     }
 
     private Counter counter(String name, String description) {

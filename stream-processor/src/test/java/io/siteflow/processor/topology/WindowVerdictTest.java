@@ -60,6 +60,12 @@ class WindowVerdictTest {
         assertThat(v.server()).isEqualTo("10.2.0.20");
         assertThat(v.name()).isEqualTo("wls3");
         assertThat(d.metrics.verdicts()).isEqualTo(1);
+        var registry = d.metrics.registry();
+        assertThat(registry.get("siteflow.processor.verdicts").tags("verdict", "PASS", "server", "10.2.0.20",
+                "remote_site", "region1").counter().count()).isEqualTo(1.0);
+        assertThat(registry.get("siteflow.processor.db.share").tags("server", "10.2.0.20", "remote_site", "region1")
+                .gauge().value()).isEqualTo(0.95);
+        assertThat(registry.get("siteflow.processor.bytes").tag("category", "DB").counter().count()).isEqualTo(950.0);
     }
 
     @Test
