@@ -37,7 +37,9 @@ final class ChildProcessor implements AutoCloseable {
     /** A fresh log file for a test's children under {@code target/it-logs} (kept after the run). */
     static Path logFile(String test) throws IOException {
         Path d = Files.createDirectories(Path.of("target", "it-logs"));
-        return Files.deleteIfExists(d.resolve(test + ".log")) ? d.resolve(test + ".log") : d.resolve(test + ".log");
+        Path log = d.resolve(test + ".log");
+        Files.deleteIfExists(log);
+        return log;
     }
 
     long pid() {

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,33 +32,60 @@ import org.junit.jupiter.api.io.TempDir;
  * the cumulative verdicts have been compared the test sends one small closing record per audited server, one
  * window plus grace after the capture's last window; the windows of the capture then all close and are
  * compared with the audit's. (The closing records are added after the cumulative comparison, so they change
- * nothing that was compared; their own window stays open.)
+ * nothing that was compared; their own window stays open.) A second case replays without {@code -F}: see
+ * {@link #replayWithoutRemoteCidrsNeedsAGraceAsLongAsTheCapture()}.
  */
 class ReplayMatchesAuditIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> AUDITED = List.of("10.2.0.20", "10.2.0.21");
 
     @TempDir
-    Path dir;
+    static Path dir;
+    static Path capture;
+    static Path sites;
+    static JsonNode report;
 
-    @Test
-    void replayedCaptureGivesTheOfflineAuditsVerdictsExactly() throws Exception {
-        Path capture = dir.resolve("stretched.pcap");
+    @BeforeAll
+    static void captureAndAudit() throws Exception {
+        capture = dir.resolve("stretched.pcap");
         StretchedClusterScenario.builder().duration(Duration.ofSeconds(150))
                 .capturePoint(CapturePoint.regionEdge("region2", 75_000)).build().write(capture);
-        Path sites = Files.copy(Path.of(System.getProperty("siteflow.root", "..")).resolve("deploy/conf/sites.yaml"),
+        sites = Files.copy(Path.of(System.getProperty("siteflow.root", "..")).resolve("deploy/conf/sites.yaml"),
                 dir.resolve("sites.yaml"));
         Siteflow audit = Siteflow.run("audit", capture.toString(), "--sites", sites.toString(), "--format", "json");
         assertThat(audit.exitCode()).as(audit.err()).isZero();
-        JsonNode report = JSON.readTree(audit.out());
+        report = JSON.readTree(audit.out());
         assertThat(report.get("windows").size()).isGreaterThanOrEqualTo(6);
+    }
 
-        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).build()) {
+    @Test
+    void replayedCaptureGivesTheOfflineAuditsVerdictsExactly() throws Exception {
+        replayAndCompare("it-replay", List.of("-F", "10.1.0.0/16"), List.of(), Duration.ofSeconds(10));
+    }
+
+    /**
+     * Without {@code -F} the agent keys records by initiator, so one server's records reach its task from
+     * several partitions, and a fast replay delivers them far out of event-time order: with the default 10 s
+     * grace, windows close before most of their records arrive (those count cumulatively only). A grace as
+     * long as the capture gives the audit's windows again; the cumulative verdicts are exact either way.
+     */
+    @Test
+    void replayWithoutRemoteCidrsNeedsAGraceAsLongAsTheCapture() throws Exception {
+        replayAndCompare("it-replay-no-f", List.of(), List.of("--grace", "10m"), Duration.ofMinutes(10));
+    }
+
+    private void replayAndCompare(String app, List<String> captureArgs, List<String> processArgs, Duration grace)
+            throws Exception {
+        Path run = Files.createDirectories(dir.resolve(app));
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(run.resolve("kafka")).build()) {
             broker.start();
-            try (InProcessProcessor p = InProcessProcessor.start(broker.bootstrap(), sites, dir.resolve("state"),
-                    "it-replay")) {
-                Siteflow replay = Siteflow.run("capture", "-r", capture.toString(), "-F", "10.1.0.0/16",
-                        "--bootstrap", broker.bootstrap(), "--agent", "edge-b", "--spool-dir", dir.resolve("spool").toString());
+            try (InProcessProcessor p = InProcessProcessor.start(broker.bootstrap(), sites, run.resolve("state"),
+                    app, processArgs.toArray(String[]::new))) {
+                List<String> args = new ArrayList<>(List.of("capture", "-r", capture.toString()));
+                args.addAll(captureArgs);
+                args.addAll(List.of("--bootstrap", broker.bootstrap(), "--agent", "edge-b", "--spool-dir",
+                        run.resolve("spool").toString()));
+                Siteflow replay = Siteflow.run(args.toArray(String[]::new));
                 assertThat(replay.exitCode()).as(replay.err()).isZero();
 
                 Awaitility.await().atMost(Topics.WAIT).ignoreExceptions().untilAsserted(() -> assertThat(
@@ -67,7 +95,7 @@ class ReplayMatchesAuditIT {
                     assertSameFigures(cumulative.get(i), report.get("verdicts").get(i));
                 }
 
-                Topics.send(broker.bootstrap(), closers(report));
+                Topics.send(broker.bootstrap(), closers(report, grace));
                 List<JsonNode> windows = nodes(Offline.sorted(Topics.windowVerdicts(broker.bootstrap(),
                         report.get("windows").size())));
                 assertThat(windows).isEqualTo(list(report.get("windows")));
@@ -83,13 +111,13 @@ class ReplayMatchesAuditIT {
         assertThat(streamed.get("crossBytes").asLong()).isPositive();
     }
 
-    /** One DB record per audited server, one window plus grace after the start of the capture's last window. */
-    private static List<FlowRecord> closers(JsonNode report) {
+    /** One DB record per audited server, one window plus grace after the end of the capture's last window. */
+    private static List<FlowRecord> closers(JsonNode report, Duration grace) {
         long lastStart = 0;
         for (JsonNode w : report.get("windows")) {
             lastStart = Math.max(lastStart, w.get("window").get("start").asLong());
         }
-        long at = lastStart + 60_000 + 60_000 + 10_000;
+        long at = lastStart + 60_000 + 60_000 + grace.toMillis();
         List<FlowRecord> out = new ArrayList<>();
         for (String server : AUDITED) {
             out.add(new FlowRecord(FlowRecord.SCHEMA, "edge-b", "eth0", at, at, 6, server, 39_999, "10.1.0.10", 1521,
