@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.streams.KafkaStreams;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +33,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BrokerOutageIT {
     private static final Duration OUTAGE = Duration.ofSeconds(Long.getLong("siteflow.it.brokerOutageSeconds", 60));
+    /**
+     * How long the processor may take to be RUNNING again once the agent has delivered everything. An outage
+     * longer than the Streams producer's max.block.ms (60 s) fails a commit (TaskCorruptedException, the task
+     * is restored from its changelog); in one run of three the stream thread then stayed PARTITIONS_ASSIGNED
+     * for more than 2 minutes after the broker was back.
+     */
+    private static final Duration RECOVERY = Duration.ofMinutes(4);
     private static final Pattern KAFKA_LINE = Pattern.compile(
             "kafka: (\\d+) records sent, (\\d+) spooled, (\\d+) replayed, (\\d+) dropped, (\\d+) rejected");
 
@@ -91,6 +99,8 @@ class BrokerOutageIT {
                         .isEqualTo(Long.parseLong(m.group(3)));
                 assertThat(Long.parseLong(m.group(4))).as("dropped").isZero();
 
+                Awaitility.await("processor RUNNING again after the outage").atMost(RECOVERY)
+                        .pollInterval(Duration.ofSeconds(1)).until(() -> p.state() == KafkaStreams.State.RUNNING);
                 AuditReport expected = Offline.audit(yaml, records, 60_000);
                 assertThat(expected.verdicts().get(0).crossBytes()).isGreaterThan(1_000_000);
                 Awaitility.await().atMost(Topics.WAIT).ignoreExceptions().untilAsserted(() -> assertThat(
