@@ -55,8 +55,12 @@ public final class ProcessorRuntime implements AutoCloseable {
         return new ProcessorRuntime(settings, streams, queries, registry, metrics);
     }
 
-    /** Binds Kafka Streams' metrics and starts processing. */
+    /**
+     * Binds Kafka Streams' metrics and starts processing. A stream thread that fails because Kafka was
+     * unreachable too long is replaced ({@link TransientFailures}); any other failure stops the client.
+     */
     public synchronized void start() {
+        streams.setUncaughtExceptionHandler(new TransientFailures());
         streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(registry);
         streams.start();
