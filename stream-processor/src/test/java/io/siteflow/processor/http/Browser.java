@@ -16,11 +16,11 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * Headless Debian Chromium driven by the Debian chromedriver (packages {@code chromium chromium-driver}):
  * nothing is downloaded. Screenshots go to {@code target/screenshots/}.
  */
-final class Browser implements AutoCloseable {
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+public final class Browser implements AutoCloseable {
+    public static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    public static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
 
-    final ChromeDriver driver;
+    public final ChromeDriver driver;
     private final Path profile;
 
     private Browser(ChromeDriver driver, Path profile) {
@@ -28,11 +28,11 @@ final class Browser implements AutoCloseable {
         this.profile = profile;
     }
 
-    static boolean installed() {
+    public static boolean installed() {
         return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
     }
 
-    static Browser start(int width, int height) throws IOException {
+    public static Browser start(int width, int height) throws IOException {
         Path profile = Files.createTempDirectory("siteflow-chromium");
         ChromeOptions o = new ChromeOptions();
         o.setBinary(CHROMIUM.toFile());
@@ -45,13 +45,13 @@ final class Browser implements AutoCloseable {
     }
 
     /** Waits up to 15 s; an element replaced by a live update while it is read is read again. */
-    WebDriverWait waiting() {
+    public WebDriverWait waiting() {
         WebDriverWait w = new WebDriverWait(driver, Duration.ofSeconds(15));
         w.ignoring(StaleElementReferenceException.class);
         return w;
     }
 
-    void screenshot(String name) throws IOException {
+    public void screenshot(String name) throws IOException {
         Path dir = Files.createDirectories(Path.of("target", "screenshots"));
         File shot = driver.getScreenshotAs(OutputType.FILE);
         Files.copy(shot.toPath(), dir.resolve(name + ".png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);

@@ -55,12 +55,27 @@ function onTalkersForm() {
   if (!defaultQuery()) talkersTimer = setInterval(() => fetchTalkers().catch(failed), 2000);
 }
 
+/**
+ * Every view's first data. While the processor is still starting or rebalancing the API answers 503: the page
+ * says so and tries again every 2 s instead of staying empty.
+ */
+async function fetchAll() {
+  for (;;) {
+    try {
+      return await Promise.all([
+        get('rules'), get('hosts'), get('verdicts'), get('agents'), get('alerts'), get('links'), get('talkers')]);
+    } catch (err) {
+      failed(err);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
+
 async function start() {
   initTalkers(onTalkersForm);
   initExplain();
   window.addEventListener('hashchange', show);
-  const [rules, hosts, verdicts, agents, alerts, links, talkers] = await Promise.all([
-    get('rules'), get('hosts'), get('verdicts'), get('agents'), get('alerts'), get('links'), get('talkers')]);
+  const [rules, hosts, verdicts, agents, alerts, links, talkers] = await fetchAll();
   performance.mark('siteflow-fetched');
   rulesVersion = rules.version;
   renderRules(rules);

@@ -1,0 +1,154 @@
+package io.siteflow.cli.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.siteflow.agent.app.AgentRunner;
+import io.siteflow.agent.config.CaptureOptions;
+import io.siteflow.agent.synth.CapturePoint;
+import io.siteflow.agent.synth.StretchedClusterScenario;
+import io.siteflow.model.Cidr;
+import io.siteflow.processor.app.ProcessCommand;
+import io.siteflow.processor.broker.EmbeddedKafkaBroker;
+import io.siteflow.processor.http.Browser;
+import io.siteflow.rules.load.SiteModelLoader;
+import io.siteflow.rules.verdict.AuditReport;
+import io.siteflow.rules.verdict.OfflineAudit;
+import io.siteflow.rules.verdict.Verdict;
+import io.siteflow.agent.app.FileReplay;
+import io.siteflow.agent.flow.FlowTableConfig;
+import io.siteflow.agent.publish.FlowSink;
+import io.siteflow.model.FlowRecord;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.NoAlertPresentException;
+
+/**
+ * The dashboard in a real headless Chromium on the real pipeline: embedded broker, processor, and an agent
+ * (id {@code <script>alert(1)</script>}) replaying a synthesised stretched-cluster capture. The verdict cards
+ * show the share and verdict that {@code siteflow audit} gives for the same file, the per-address chart has
+ * a bar per remote host, the FAIL window's alert appears, and the agent's script-like id is shown as text.
+ */
+class DashboardPipelineIT {
+    private static final String AGENT = "<script>alert(1)</script>";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void dashboardShowsWhatTheAuditSaysForAReplayedCapture() throws Exception {
+        Assumptions.assumeTrue(Browser.installed(), "chromium and chromedriver not found at " + Browser.CHROMIUM
+                + " and " + Browser.CHROMEDRIVER + " (apt-get install chromium chromium-driver)");
+        Path root = Path.of(System.getProperty("siteflow.root", "../..")).toAbsolutePath().normalize();
+        Path sites = root.resolve("deploy/conf/sites.yaml");
+        Path capture = dir.resolve("stretched.pcap");
+        StretchedClusterScenario.builder().duration(Duration.ofSeconds(90))
+                .capturePoint(CapturePoint.regionEdge("region2", 75_000)).build().write(capture);
+        Map<String, Verdict> expected = audit(capture, sites);
+
+        int port = freePort();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        ProcessCommand processor = new ProcessCommand();
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).build()) {
+            broker.start();
+            pool.submit(() -> ProcessCommand.commandLine(processor).setOut(new PrintWriter(new StringWriter(), true))
+                    .setErr(new PrintWriter(new StringWriter(), true))
+                    .execute("--bootstrap", broker.bootstrap(), "--sites", sites.toString(), "--http-port",
+                            Integer.toString(port), "--state-dir", dir.resolve("streams").toString()));
+            await("processor running").atMost(Duration.ofMinutes(2)).until(() -> processor.runtime().isPresent());
+            StringWriter agentErr = new StringWriter();
+            AgentRunner agent = new AgentRunner(new CaptureOptions(null, capture, List.of(Cidr.parse("10.1.0.0/16")),
+                    AGENT, broker.bootstrap(), Map.of(), null, false, null, 10, false, 256, 64 << 20, null,
+                    Duration.ofSeconds(10), Duration.ofSeconds(30), 262_144, dir.resolve("spool"), 64L << 20, false,
+                    false), new PrintWriter(new StringWriter(), true), new PrintWriter(agentErr, true));
+            assertThat(pool.submit(agent::run).get(2, TimeUnit.MINUTES)).as(agentErr.toString()).isZero();
+
+            try (Browser browser = Browser.start(1600, 1000)) {
+                String base = "http://127.0.0.1:" + port + "/";
+                browser.driver.get(base);
+                for (String host : List.of("wls3", "wls4")) {
+                    Verdict v = expected.get(host);
+                    String card = "article.card[data-pair='" + v.server() + " " + v.remoteSite() + "']";
+                    String share = percent(v.dbShare());
+                    await(host + " card").atMost(Duration.ofSeconds(90)).ignoreExceptions()
+                            .untilAsserted(() -> assertThat(browser.driver.findElements(By.cssSelector("article.card"))
+                                    .stream().map(e -> e.getDomAttribute("data-pair") + " " + e.findElement(
+                                            By.className("share")).getText()).toList())
+                                    .contains(v.server() + " " + v.remoteSite() + " " + share));
+                    assertThat(browser.driver.findElement(By.cssSelector(card + " .verdict")).getText())
+                            .isEqualTo(v.verdict().name());
+                }
+                browser.screenshot("pipeline-verdicts");
+
+                browser.driver.get(base + "#traffic");
+                // the first server in the list (wls3) is shown: a row and a bar per remote address, named from the model
+                browser.waiting().until(d -> d.findElements(By.cssSelector("#traffic-addresses tbody tr")).size()
+                        == expected.get("wls3").addresses().size());
+                List<String> names = browser.driver.findElements(By.cssSelector("#traffic-addresses tbody td:first-child"))
+                        .stream().map(e -> e.getText()).toList();
+                assertThat(names).startsWith("db1").contains("wls1", "wls2", "admin1");
+                browser.screenshot("pipeline-traffic");
+
+                browser.driver.get(base + "#alerts");
+                browser.waiting().until(d -> d.findElements(By.cssSelector("#alerts-list li .message")).stream()
+                        .anyMatch(e -> e.getText().startsWith("wls4 (10.2.0.21) towards region1: FAIL, DB share")));
+                browser.screenshot("pipeline-alerts");
+
+                browser.driver.get(base + "#agents");
+                browser.waiting().until(d -> d.findElement(By.id("agents-table")).getText().contains(AGENT));
+                assertThatThrownBy(() -> browser.driver.switchTo().alert()).isInstanceOf(NoAlertPresentException.class);
+                browser.screenshot("pipeline-agents");
+            }
+        } finally {
+            processor.stop();
+            pool.shutdown();
+            pool.awaitTermination(60, TimeUnit.SECONDS);
+        }
+    }
+
+    private static Map<String, Verdict> audit(Path capture, Path sites) throws Exception {
+        OfflineAudit audit = new OfflineAudit(SiteModelLoader.load(sites).orThrow(), 60_000);
+        FileReplay.run(capture, "audit", FlowTableConfig.DEFAULTS, new FlowSink() {
+            @Override
+            public void accept(FlowRecord r) {
+                audit.accept(r);
+            }
+
+            @Override
+            public void close() {
+            }
+        });
+        AuditReport report = audit.report("stretched.pcap", 0, 0);
+        return Map.of("wls3", find(report, "wls3"), "wls4", find(report, "wls4"));
+    }
+
+    private static Verdict find(AuditReport r, String name) {
+        return r.verdicts().stream().filter(v -> v.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    private static String percent(BigDecimal share) {
+        return share.movePointRight(2).setScale(2, RoundingMode.DOWN).toPlainString() + "%";
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+}
