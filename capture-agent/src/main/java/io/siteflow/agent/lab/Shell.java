@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Runs short system commands (ip, ethtool, sysctl) and returns their output. Thread-safe. */
-final class Shell {
+public final class Shell {
     private Shell() {
     }
 
@@ -16,7 +16,7 @@ final class Shell {
      *
      * @throws IOException when it cannot start, times out or exits non-zero (message: the command, exit code, output)
      */
-    static String run(String... command) throws IOException {
+    public static String run(String... command) throws IOException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         try {
             if (!p.waitFor(60, TimeUnit.SECONDS)) {

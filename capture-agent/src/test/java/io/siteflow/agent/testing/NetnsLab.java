@@ -1,16 +1,13 @@
 package io.siteflow.agent.testing;
 
-import com.sun.jna.LastErrorException;
-import com.sun.jna.Library;
-import com.sun.jna.Native;
+import io.siteflow.agent.lab.Netns;
+import io.siteflow.agent.lab.Shell;
+
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -37,8 +34,6 @@ public final class NetnsLab implements AutoCloseable {
     public static final String MAC_A = "02:5f:00:00:00:01";
     public static final String MAC_B = "02:5f:00:00:00:02";
     private static final AtomicInteger SEQ = new AtomicInteger();
-    private static final int CLONE_NEWNET = 0x4000_0000;
-    private static final int O_RDONLY_CLOEXEC = 0x80000;
 
     private final String nsA;
     private final String nsB;
@@ -152,27 +147,7 @@ public final class NetnsLab implements AutoCloseable {
 
     /** Runs {@code task} on a new thread that has entered namespace {@code ns}; returns its result. */
     public <T> T call(String ns, Callable<T> task) throws Exception {
-        FutureTask<T> future = new FutureTask<>(() -> {
-            enter(ns);
-            return task.call();
-        });
-        Thread t = new Thread(future, "netns-" + ns);
-        t.setDaemon(true);
-        t.start();
-        try {
-            return future.get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception ex ? ex : e;
-        }
-    }
-
-    private static void enter(String ns) {
-        int fd = LibC.INSTANCE.open("/var/run/netns/" + ns, O_RDONLY_CLOEXEC);
-        try {
-            LibC.INSTANCE.setns(fd, CLONE_NEWNET);
-        } finally {
-            LibC.INSTANCE.close(fd);
-        }
+        return Netns.call(ns, task);
     }
 
     @Override
@@ -205,32 +180,6 @@ public final class NetnsLab implements AutoCloseable {
     }
 
     private static String run(String... command) throws IOException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        try {
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IOException(String.join(" ", command) + ": timed out");
-            }
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IOException(String.join(" ", command) + ": interrupted", e);
-        }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (p.exitValue() != 0) {
-            throw new IOException(String.join(" ", command) + ": exit " + p.exitValue() + ": " + out.strip());
-        }
-        return out;
-    }
-
-    /** The three libc calls that enter a namespace. */
-    private interface LibC extends Library {
-        LibC INSTANCE = Native.load("c", LibC.class);
-
-        int open(String path, int flags) throws LastErrorException;
-
-        int setns(int fd, int nstype) throws LastErrorException;
-
-        int close(int fd) throws LastErrorException;
+        return Shell.run(command);
     }
 }
