@@ -4,9 +4,7 @@ import io.siteflow.model.FlowRecord;
 import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.verdict.PairAggregate;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -16,59 +14,70 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * Pair aggregates of one task in two stores: the bounded part (categories, addresses, RTT histogram, top flows)
  * under the aggregate's key, and the DB connection lifetimes, which grow with every new connection, one
  * {@code [first, last]} value each under {@code <prefix>|<key>|<connection>} in the shared connection store.
- * So neither the per-record work nor a changelog record grows with the number of connections. The aggregates
- * this task touches are also kept as objects (this step is the only writer of its stores, so they always equal
- * the stored values): a record costs one serialisation, no parse. Not thread-safe (one per task); build a new
- * one in {@code init} so that a re-initialised task starts from its stores.
+ * So neither the per-record work nor a changelog record grows with the number of connections. Both are
+ * {@link WriteBehind}: a record changes live objects, the stores get them when the task commits. Not
+ * thread-safe (one per task); build a new one in {@code init} so that a re-initialised task starts from its
+ * stores.
  */
 final class AggregateStore {
     private final String prefix;
-    private final KeyValueStore<String, PairAggregate> store;
-    private final KeyValueStore<String, long[]> connections;
-    private final Map<String, PairAggregate> live = new HashMap<>();
+    private final WriteBehind<PairAggregate> aggregates;
+    private final WriteBehind<long[]> connections;
 
-    AggregateStore(String prefix, KeyValueStore<String, PairAggregate> store, KeyValueStore<String, long[]> connections) {
+    AggregateStore(String prefix, KeyValueStore<String, PairAggregate> store, WriteBehind<long[]> connections) {
         this.prefix = prefix;
-        this.store = store;
+        this.aggregates = new WriteBehind<>(store);
         this.connections = connections;
     }
 
     /** Adds a record to the aggregate at {@code key}. */
     void add(String key, FlowRecord r, Classification c, String remoteAddress) {
-        PairAggregate a = live.get(key);
-        if (a == null) {
-            a = store.get(key);
-            a = a == null ? new PairAggregate() : a;
-            live.put(key, a);
-        }
+        PairAggregate a = aggregates.get(key);
+        a = a == null ? new PairAggregate() : a;
         a.add(r, c, remoteAddress);
         a.dbConnections().lifetimes().forEach((conn, l) -> {
             String k = connectionKey(key, conn);
             long[] known = connections.get(k);
-            connections.put(k, known == null ? l : new long[] {Math.min(known[0], l[0]), Math.max(known[1], l[1])});
+            if (known == null) {
+                connections.put(k, l.clone());
+            } else {
+                known[0] = Math.min(known[0], l[0]);
+                known[1] = Math.max(known[1], l[1]);
+                connections.put(k, known);
+            }
         });
         a.dbConnections().clear();
-        store.put(key, a);
+        aggregates.put(key, a);
     }
 
     /** Removes the aggregate at {@code key} with its connections; null when there is none. */
     PairAggregate remove(String key) {
-        live.remove(key);
-        PairAggregate a = store.delete(key);
+        PairAggregate a = aggregates.remove(key);
         if (a == null) {
             return null;
         }
-        for (KeyValue<String, long[]> kv : connectionsOf(connections, prefix, key)) {
+        connections.flush();
+        for (KeyValue<String, long[]> kv : connectionsOf(connections.store(), prefix, key)) {
             a.dbConnections().add(kv.key.substring(connectionPrefix(prefix, key).length()), kv.value[0], kv.value[1]);
-            connections.delete(kv.key);
+            connections.remove(kv.key);
         }
         return a;
+    }
+
+    /** Writes the changed aggregates to the store (the task commits). */
+    void flush() {
+        aggregates.flush();
+    }
+
+    /** Forgets the changes since the last flush. */
+    void discard() {
+        aggregates.discard();
     }
 
     /** Every key of the bounded store, for rebuilding indexes at start. */
     List<String> keys() {
         List<String> out = new ArrayList<>();
-        try (KeyValueIterator<String, PairAggregate> it = store.all()) {
+        try (KeyValueIterator<String, PairAggregate> it = aggregates.store().all()) {
             it.forEachRemaining(kv -> out.add(kv.key));
         }
         return out;

@@ -24,15 +24,15 @@ import org.apache.kafka.streams.state.WindowStore;
 final class AlertRules {
     static final String BASELINE_KEY = "baseline-start";
     private final long baselineMs;
-    private final KeyValueStore<String, Long> meta;
-    private final KeyValueStore<String, Long> peers;
+    private final WriteBehind<Long> meta;
+    private final WriteBehind<Long> peers;
     private final WindowStore<String, String> alerts;
 
-    AlertRules(long baselineMs, KeyValueStore<String, Long> meta, KeyValueStore<String, Long> peers,
+    AlertRules(long baselineMs, WriteBehind<Long> meta, KeyValueStore<String, Long> peers,
                WindowStore<String, String> alerts) {
         this.baselineMs = baselineMs;
         this.meta = meta;
-        this.peers = peers;
+        this.peers = new WriteBehind<>(peers);
         this.alerts = alerts;
     }
 
@@ -70,6 +70,16 @@ final class AlertRules {
                     + ") is above the 10 ms limit")));
         }
         return out;
+    }
+
+    /** Writes the peers seen since the last commit to their store (the task commits). */
+    void flush() {
+        peers.flush();
+    }
+
+    /** Forgets the changes since the last flush. */
+    void discard() {
+        peers.discard();
     }
 
     private Alert keep(Alert a) {

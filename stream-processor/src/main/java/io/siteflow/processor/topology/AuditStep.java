@@ -32,6 +32,7 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
     private static final String STREAM_TIME = "stream-time";
     private final TopologyConfig config;
     private final ModelCache models;
+    private final KnownAgents agents;
     private final PipelineMetrics metrics;
     private ProcessorContext<String, Output> context;
     private StateStore sites;
@@ -39,11 +40,12 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
     private PairWindows windows;
     private AlertRules alerts;
     private TalkerTable talkers;
-    private KeyValueStore<String, Long> meta;
+    private WriteBehind<Long> meta;
 
-    AuditStep(TopologyConfig config, ModelCache models, PipelineMetrics metrics) {
+    AuditStep(TopologyConfig config, ModelCache models, KnownAgents agents, PipelineMetrics metrics) {
         this.config = config;
         this.models = models;
+        this.agents = agents;
         this.metrics = metrics;
     }
 
@@ -52,19 +54,39 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
         this.context = context;
         sites = context.getStateStore(TopologySpec.SITES_STORE);
         observers = new ObserverRule(context.getStateStore(TopologySpec.OBSERVER_STORE),
-                context.getStateStore(TopologySpec.AGENTS_STORE));
+                agents.view(context.getStateStore(TopologySpec.AGENTS_STORE)));
         windows = new PairWindows(config, context.getStateStore(TopologySpec.OPEN_WINDOW_STORE),
                 context.getStateStore(TopologySpec.CUMULATIVE_STORE), context.getStateStore(TopologySpec.CONNECTION_STORE),
                 context.getStateStore(TopologySpec.HISTORY_STORE), context.getStateStore(TopologySpec.LATEST_STORE));
-        meta = context.getStateStore(TopologySpec.META_STORE);
+        meta = new WriteBehind<>(context.getStateStore(TopologySpec.META_STORE));
         alerts = new AlertRules(config.baseline().toMillis(), meta, context.getStateStore(TopologySpec.PEER_STORE),
                 context.getStateStore(TopologySpec.ALERT_STORE));
         talkers = new TalkerTable(context.getStateStore(TopologySpec.TALKER_STORE));
+        CommitHook hook = context.getStateStore(TopologySpec.AUDIT_COMMIT_HOOK);
+        hook.onCommit(this::flush, this::discard);
+    }
+
+    /** Writes what changed since the last commit to the stores; Kafka Streams calls it before it commits. */
+    private void flush() {
+        windows.flush();
+        talkers.flush();
+        observers.flush();
+        alerts.flush();
+        meta.flush();
+    }
+
+    /** Forgets what changed since the last commit (the transaction was aborted; the task starts again). */
+    private void discard() {
+        windows.discard();
+        talkers.discard();
+        observers.discard();
+        alerts.discard();
+        meta.discard();
     }
 
     @Override
     public void process(Record<String, FlowRecord> rec) {
-        Optional<ActiveModel> m = models.forYaml(GlobalText.get(sites, TopologySpec.SITES_KEY));
+        Optional<ActiveModel> m = models.inForce(sites);
         if (m.isEmpty()) {
             metrics.noModel.increment();
             return;

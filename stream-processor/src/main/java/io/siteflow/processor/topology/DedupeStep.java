@@ -35,11 +35,9 @@ final class DedupeStep implements FixedKeyProcessor<byte[], FlowRecord, FlowReco
     public void process(FixedKeyRecord<byte[], FlowRecord> rec) {
         String id = rec.value().id();
         long t = rec.timestamp();
-        try (WindowStoreIterator<Long> it = seen.fetch(id, t - retentionMs, t + retentionMs)) {
-            if (it.hasNext()) {
-                metrics.duplicates.increment();
-                return;
-            }
+        if (seen.fetch(id, t) != null) {
+            metrics.duplicates.increment();
+            return;
         }
         seen.put(id, t, t);
         context.forward(rec);

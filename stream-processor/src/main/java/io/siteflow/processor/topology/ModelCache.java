@@ -4,13 +4,14 @@ import io.siteflow.rules.load.LoadResult;
 import io.siteflow.rules.load.SiteModelLoader;
 import java.time.Clock;
 import java.util.Optional;
+import org.apache.kafka.streams.processor.StateStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The site model in force, parsed once per change of the YAML on {@code siteflow.sites}. Processors hand it
- * the text they read from the global store on every record; the text is compared with the one in force (a
- * string comparison, no parse) and only a new text is loaded. A text with errors is logged once with every
+ * The site model in force, parsed once per change of the YAML on {@code siteflow.sites}: the global thread offers
+ * each new text as it arrives ({@link GlobalTextStep}), processors take the model in force for every record (a
+ * volatile read); the query side hands it the text it reads. A text with errors is logged once with every
  * diagnostic and ignored: the previous model stays in force. Thread-safe (shared by all stream threads and
  * the query side).
  */
@@ -38,6 +39,22 @@ public final class ModelCache {
             return Optional.ofNullable(c);
         }
         return load(yaml);
+    }
+
+    /**
+     * The model in force for a processor: the one the global thread last {@link #offer offered}, else (after a
+     * restart, whose restored store is not offered) the one the store's text gives.
+     */
+    Optional<ActiveModel> inForce(StateStore sites) {
+        ActiveModel c = current;
+        return c != null ? Optional.of(c) : forYaml(GlobalText.get(sites, TopologySpec.SITES_KEY));
+    }
+
+    /** A new text on {@code siteflow.sites} (the global thread): loaded now unless unchanged or rejected before. */
+    void offer(String key, String yaml) {
+        if (TopologySpec.SITES_KEY.equals(key)) {
+            forYaml(yaml);
+        }
     }
 
     /** The model in force, empty before the first valid one. */

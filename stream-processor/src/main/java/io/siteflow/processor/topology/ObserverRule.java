@@ -19,11 +19,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * each. Backed by the {@link TopologySpec#OBSERVER_STORE} store (changelogged) and the global agents store.
  */
 final class ObserverRule {
-    private final KeyValueStore<String, String> observers;
-    private final StateStore agents;
+    private final WriteBehind<String> observers;
+    private final KnownAgents.View agents;
 
-    ObserverRule(KeyValueStore<String, String> observers, StateStore agents) {
-        this.observers = observers;
+    ObserverRule(KeyValueStore<String, String> observers, KnownAgents.View agents) {
+        this.observers = new WriteBehind<>(observers);
         this.agents = agents;
     }
 
@@ -36,7 +36,7 @@ final class ObserverRule {
         String hostAgent = server.name();
         String current = observers.get(server.address());
         if (agent.equals(hostAgent) || hostAgent.equals(current)
-                || GlobalText.get(agents, hostAgent) != null) {
+                || agents.known(hostAgent)) {
             if (!hostAgent.equals(current)) {
                 observers.put(server.address(), hostAgent);
             }
@@ -58,8 +58,18 @@ final class ObserverRule {
         if (observer == null) {
             return false;
         }
-        return HeartbeatJson.parse(GlobalText.get(agents, observer), 0)
+        return HeartbeatJson.parse(agents.heartbeat(observer), 0)
                 .map(ObserverRule::drops).orElse(false);
+    }
+
+    /** Writes observer changes to their store (the task commits). */
+    void flush() {
+        observers.flush();
+    }
+
+    /** Forgets the changes since the last flush. */
+    void discard() {
+        observers.discard();
     }
 
     private static boolean drops(AgentStatus s) {

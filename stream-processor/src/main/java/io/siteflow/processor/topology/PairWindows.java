@@ -19,7 +19,8 @@ import org.apache.kafka.streams.state.WindowStore;
  * time reaches window end + grace. A record whose window has closed is late: it is added to the cumulative
  * aggregate only. Closed windows leave the open-window store; their verdicts go to the history (window store,
  * retention from the config) and to the latest-window store. An in-memory index of open windows by end time,
- * rebuilt from the store at start, keeps the close check cheap. Not thread-safe (one per task).
+ * rebuilt from the store at start, keeps the close check cheap. Changes reach the stores on {@link #flush()}
+ * (the task commits). Not thread-safe (one per task).
  */
 final class PairWindows {
     private final long windowMs;
@@ -28,6 +29,7 @@ final class PairWindows {
     static final String CUMULATIVE = "C";
     /** Connection-store prefix of open-window aggregates. */
     static final String WINDOW = "W";
+    private final WriteBehind<long[]> connections;
     private final AggregateStore open;
     private final AggregateStore cumulative;
     private final WindowStore<String, String> history;
@@ -43,8 +45,9 @@ final class PairWindows {
                 WindowStore<String, String> history, KeyValueStore<String, String> latest) {
         this.windowMs = config.window().toMillis();
         this.graceMs = config.grace().toMillis();
-        this.open = new AggregateStore(WINDOW, open, connections);
-        this.cumulative = new AggregateStore(CUMULATIVE, cumulative, connections);
+        this.connections = new WriteBehind<>(connections);
+        this.open = new AggregateStore(WINDOW, open, this.connections);
+        this.cumulative = new AggregateStore(CUMULATIVE, cumulative, this.connections);
         this.history = history;
         this.latest = latest;
         this.open.keys().forEach(this::index);
@@ -88,6 +91,20 @@ final class PairWindows {
     void keep(Closed c, String verdictJson) {
         history.put(c.pairKey(), verdictJson, c.window().start());
         latest.put(c.pairKey(), verdictJson);
+    }
+
+    /** Writes the changed aggregates and connections to their stores (the task commits). */
+    void flush() {
+        cumulative.flush();
+        open.flush();
+        connections.flush();
+    }
+
+    /** Forgets the changes since the last flush. */
+    void discard() {
+        cumulative.discard();
+        open.discard();
+        connections.discard();
     }
 
     private void index(String key) {

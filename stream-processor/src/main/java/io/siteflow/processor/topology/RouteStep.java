@@ -36,7 +36,7 @@ final class RouteStep implements Processor<byte[], FlowRecord, String, FlowRecor
 
     @Override
     public void process(Record<byte[], FlowRecord> rec) {
-        Optional<ActiveModel> m = models.forYaml(GlobalText.get(sites, TopologySpec.SITES_KEY));
+        Optional<ActiveModel> m = models.inForce(sites);
         if (m.isEmpty()) {
             metrics.noModel.increment();
             return;

@@ -13,17 +13,17 @@ import static io.siteflow.processor.topology.TopologySpec.STRING;
 import static io.siteflow.processor.topology.TopologySpec.VERDICTS;
 
 import io.siteflow.model.FlowRecord;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
 
 /**
  * The siteflow Kafka Streams topology (stream-processor/docs/topology.md): flow records in, verdicts, alerts
@@ -48,8 +48,11 @@ public final class SiteflowTopology {
         StreamsBuilder builder = new StreamsBuilder();
 
         // the site model (YAML text under key "sites") and the agents' last heartbeats: global, on every instance
-        builder.globalTable(SITES, Consumed.with(STRING, STRING), textStore(SITES_STORE));
-        builder.globalTable(AGENTS, Consumed.with(STRING, STRING), textStore(AGENTS_STORE));
+        KnownAgents agents = new KnownAgents();
+        builder.addGlobalStore(textStore(SITES_STORE), SITES, Consumed.with(STRING, STRING).withName("sites"),
+                () -> new GlobalTextStep(SITES_STORE, models::offer));
+        builder.addGlobalStore(textStore(AGENTS_STORE), AGENTS, Consumed.with(STRING, STRING).withName("agents"),
+                () -> new GlobalTextStep(AGENTS_STORE, (k, v) -> agents.changed()));
         // the dedupe and audit steps' own stores (StateStores)
         StateStores.addTo(builder, config);
 
@@ -77,7 +80,8 @@ public final class SiteflowTopology {
                 // all records of one server meet in one task
                 .repartition(Repartitioned.with(STRING, FLOW_RECORD).withName(TopologySpec.BY_SERVER))
                 // observer rule, window and cumulative aggregates, close windows, verdicts and alerts
-                .process(() -> new AuditStep(config, models, metrics), Named.as("audit"), StateStores.AUDIT_STORES);
+                .process(() -> new AuditStep(config, models, agents, metrics), Named.as("audit"),
+                        StateStores.AUDIT_STORES);
 
         // window verdicts to siteflow.verdicts keyed "server|remoteSite", alerts to siteflow.alerts
         out.split(Named.as("output-"))
@@ -91,8 +95,8 @@ public final class SiteflowTopology {
         return builder.build();
     }
 
-    private static Materialized<String, String, KeyValueStore<Bytes, byte[]>> textStore(String name) {
-        return Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as(name)
-                .withKeySerde(STRING).withValueSerde(STRING);
+    /** A global store of texts by key: filled from its topic, so no changelog. */
+    private static StoreBuilder<KeyValueStore<String, String>> textStore(String name) {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), STRING, STRING).withLoggingDisabled();
     }
 }

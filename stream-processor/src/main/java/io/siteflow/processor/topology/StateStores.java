@@ -12,7 +12,8 @@ import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * The topology's own state stores: persistent (RocksDB) and changelogged, so a restart or a moved task
- * restores them. Key-value stores are cached, so an aggregate updated by many records within one commit interval
+ * restores them. The audit step's key-value stores are written when the task commits ({@link WriteBehind},
+ * {@link CommitHook}), the other stores are cached, so a value updated by many records within one commit interval
  * reaches RocksDB and its changelog once. Window stores drop whole segments once older than their retention.
  * Stateless.
  */
@@ -20,28 +21,37 @@ final class StateStores {
     /** The stores of the audit step. */
     static final String[] AUDIT_STORES = {TopologySpec.OBSERVER_STORE, TopologySpec.OPEN_WINDOW_STORE,
         TopologySpec.CUMULATIVE_STORE, TopologySpec.CONNECTION_STORE, TopologySpec.HISTORY_STORE, TopologySpec.LATEST_STORE,
-        TopologySpec.ALERT_STORE, TopologySpec.PEER_STORE, TopologySpec.TALKER_STORE, TopologySpec.META_STORE};
+        TopologySpec.ALERT_STORE, TopologySpec.PEER_STORE, TopologySpec.TALKER_STORE, TopologySpec.META_STORE,
+        TopologySpec.AUDIT_COMMIT_HOOK};
 
     private StateStores() {
     }
 
     static void addTo(StreamsBuilder builder, TopologyConfig config) {
-        builder.addStateStore(window(TopologySpec.DEDUPE_STORE, config.dedupeRetention(), Serdes.Long(), false));
-        builder.addStateStore(kv(TopologySpec.OBSERVER_STORE, TopologySpec.STRING));
-        builder.addStateStore(kv(TopologySpec.OPEN_WINDOW_STORE, TopologySpec.PAIR_AGGREGATE));
-        builder.addStateStore(kv(TopologySpec.CUMULATIVE_STORE, TopologySpec.PAIR_AGGREGATE));
-        builder.addStateStore(kv(TopologySpec.CONNECTION_STORE, TopologySpec.LIFETIME));
+        builder.addStateStore(window(TopologySpec.DEDUPE_STORE, config.dedupeRetention(), Serdes.Long(), false)
+                .withCachingEnabled());
+        builder.addStateStore(writtenOnCommit(TopologySpec.OBSERVER_STORE, TopologySpec.STRING));
+        builder.addStateStore(writtenOnCommit(TopologySpec.OPEN_WINDOW_STORE, TopologySpec.PAIR_AGGREGATE));
+        builder.addStateStore(writtenOnCommit(TopologySpec.CUMULATIVE_STORE, TopologySpec.PAIR_AGGREGATE));
+        builder.addStateStore(writtenOnCommit(TopologySpec.CONNECTION_STORE, TopologySpec.LIFETIME));
         builder.addStateStore(window(TopologySpec.HISTORY_STORE, config.historyRetention(), TopologySpec.STRING, false));
         builder.addStateStore(kv(TopologySpec.LATEST_STORE, TopologySpec.STRING));
         builder.addStateStore(window(TopologySpec.ALERT_STORE, config.historyRetention(), TopologySpec.STRING, true));
-        builder.addStateStore(kv(TopologySpec.PEER_STORE, Serdes.Long()));
-        builder.addStateStore(kv(TopologySpec.TALKER_STORE, TopologySpec.TALKER_STATS));
-        builder.addStateStore(kv(TopologySpec.META_STORE, Serdes.Long()));
+        builder.addStateStore(writtenOnCommit(TopologySpec.PEER_STORE, Serdes.Long()));
+        builder.addStateStore(writtenOnCommit(TopologySpec.TALKER_STORE, TopologySpec.TALKER_STATS));
+        builder.addStateStore(writtenOnCommit(TopologySpec.META_STORE, Serdes.Long()));
+        builder.addStateStore(CommitHook.builder(TopologySpec.AUDIT_COMMIT_HOOK));
     }
 
     private static <V> StoreBuilder<KeyValueStore<String, V>> kv(String name, Serde<V> values) {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), TopologySpec.STRING, values)
                 .withCachingEnabled();
+    }
+
+    /** A store the audit step writes through {@link WriteBehind} when the task commits: no cache of its own. */
+    private static <V> StoreBuilder<KeyValueStore<String, V>> writtenOnCommit(String name, Serde<V> values) {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), TopologySpec.STRING, values)
+                .withCachingDisabled();
     }
 
     private static <V> StoreBuilder<WindowStore<String, V>> window(String name, Duration retention, Serde<V> values,

@@ -6,13 +6,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Folds counted records of audited servers into the talker store (one {@link TalkerStats} per
- * {@link TalkerKey}). Out is from the audited server to the remote end. Not thread-safe (one per task).
+ * {@link TalkerKey}), written back when the task commits ({@link WriteBehind}). Out is from the audited server to
+ * the remote end. Not thread-safe (one per task).
  */
 final class TalkerTable {
-    private final KeyValueStore<String, TalkerStats> store;
+    private final WriteBehind<TalkerStats> stats;
 
     TalkerTable(KeyValueStore<String, TalkerStats> store) {
-        this.store = store;
+        this.stats = new WriteBehind<>(store);
     }
 
     /** Adds a record of {@code server}; {@code serverIsSource} says whether it initiated the flow. */
@@ -20,11 +21,21 @@ final class TalkerTable {
         TalkerKey key = serverIsSource
                 ? new TalkerKey(server, 0, remote, r.dstPort(), category)
                 : new TalkerKey(server, r.dstPort(), remote, 0, category);
-        TalkerStats s = store.get(key.text());
+        TalkerStats s = stats.get(key.text());
         s = s == null ? new TalkerStats() : s;
         long out = serverIsSource ? r.bytes() : r.rbytes();
         long in = serverIsSource ? r.rbytes() : r.bytes();
         s.add(r.start(), r.end(), out, in);
-        store.put(key.text(), s);
+        stats.put(key.text(), s);
+    }
+
+    /** Writes the changed rows to the store (the task commits). */
+    void flush() {
+        stats.flush();
+    }
+
+    /** Forgets the changes since the last flush. */
+    void discard() {
+        stats.discard();
     }
 }

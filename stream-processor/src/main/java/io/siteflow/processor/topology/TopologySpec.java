@@ -57,6 +57,8 @@ public final class TopologySpec {
     public static final String META_STORE = "audit-meta";
     /** Talker statistics per host pair, category and service port. */
     public static final String TALKER_STORE = "talkers";
+    /** Not a store of data: tells the audit step when its task commits ({@link CommitHook}). */
+    public static final String AUDIT_COMMIT_HOOK = "audit-commit-hook";
 
     public static final Serde<String> STRING = Serdes.String();
     public static final Serde<byte[]> BYTES = Serdes.ByteArray();
