@@ -16,7 +16,8 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
- * Reads a flow-record value with {@link FlowRecordJson} and checks that both addresses are IP addresses. A value
+ * Reads a flow-record value with {@link FlowRecordJson} and checks that both addresses are IP addresses; a
+ * readable record goes on with its {@code start} as its timestamp (event time). A value
  * that fails becomes a dead letter: {@code {"error": "...", "topic": "siteflow.flows", "partition": 0,
  * "offset": 42, "value": "<original bytes, base64>"}} ({@code value} is null for a null value). Never throws.
  */
@@ -37,14 +38,17 @@ final class ParseStep implements FixedKeyProcessor<byte[], byte[], Parsed> {
     @Override
     public void process(FixedKeyRecord<byte[], byte[]> rec) {
         metrics.recordsIn.increment();
-        Parsed out;
+        FlowRecord r;
         try {
-            out = new Parsed.Ok(read(rec.value()));
+            r = read(rec.value());
         } catch (FlowRecordFormatException e) {
             metrics.deadLetters.increment();
-            out = new Parsed.Bad(deadLetter(e.getMessage(), rec.value(), context.recordMetadata().orElse(null)));
+            context.forward(rec.withValue(new Parsed.Bad(deadLetter(e.getMessage(), rec.value(),
+                    context.recordMetadata().orElse(null)))));
+            return;
         }
-        context.forward(rec.withValue(out));
+        // event time from here on: the record's start (the topic's own timestamp is its arrival)
+        context.forward(rec.withValue((Parsed) new Parsed.Ok(r)).withTimestamp(Math.max(r.start(), 0)));
     }
 
     private static FlowRecord read(byte[] value) throws FlowRecordFormatException {

@@ -21,6 +21,7 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.processor.UsePartitionTimeOnInvalidTimestamp;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
@@ -56,9 +57,9 @@ public final class SiteflowTopology {
         // the dedupe and audit steps' own stores (StateStores)
         StateStores.addTo(builder, config);
 
-        // flow records as bytes, event time = the record's start
+        // flow records as bytes, timestamped by arrival (LogAppendTime) until the parse step reads their start
         KStream<byte[], Parsed> parsed = builder
-                .stream(FLOWS, Consumed.with(BYTES, BYTES).withTimestampExtractor(new FlowStartTimestampExtractor())
+                .stream(FLOWS, Consumed.with(BYTES, BYTES).withTimestampExtractor(new UsePartitionTimeOnInvalidTimestamp())
                         .withName("flows"))
                 // parse; what does not parse becomes a dead letter
                 .processValues(() -> new ParseStep(metrics), Named.as("parse"));
@@ -73,8 +74,7 @@ public final class SiteflowTopology {
                 .filter((k, v) -> v instanceof Parsed.Ok, Named.as("readable"))
                 .mapValues(v -> ((Parsed.Ok) v).record(), Named.as("record"))
                 // drop a record whose id was seen within the dedupe retention
-                .processValues(() -> new DedupeStep(config.dedupeRetention(), metrics), Named.as("dedupe"),
-                        TopologySpec.DEDUPE_STORE)
+                .processValues(() -> new DedupeStep(metrics), Named.as("dedupe"), StateStores.DEDUPE_STORES)
                 // classify; keep records of audited pairs, keyed by each audited server they concern
                 .<String, FlowRecord>process(() -> new RouteStep(models, metrics), Named.as("route"))
                 // all records of one server meet in one task

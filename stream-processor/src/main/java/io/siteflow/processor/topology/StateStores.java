@@ -18,6 +18,9 @@ import org.apache.kafka.streams.state.WindowStore;
  * Stateless.
  */
 final class StateStores {
+    /** The stores of the dedupe step. */
+    static final String[] DEDUPE_STORES = {TopologySpec.DEDUPE_STORE, TopologySpec.DEDUPE_META_STORE,
+        TopologySpec.DEDUPE_COMMIT_HOOK};
     /** The stores of the audit step. */
     static final String[] AUDIT_STORES = {TopologySpec.OBSERVER_STORE, TopologySpec.OPEN_WINDOW_STORE,
         TopologySpec.CUMULATIVE_STORE, TopologySpec.CONNECTION_STORE, TopologySpec.HISTORY_STORE, TopologySpec.LATEST_STORE,
@@ -30,6 +33,8 @@ final class StateStores {
     static void addTo(StreamsBuilder builder, TopologyConfig config) {
         builder.addStateStore(window(TopologySpec.DEDUPE_STORE, config.dedupeRetention(), Serdes.Long(), false)
                 .withCachingEnabled());
+        builder.addStateStore(writtenOnCommit(TopologySpec.DEDUPE_META_STORE, Serdes.Long()));
+        builder.addStateStore(CommitHook.builder(TopologySpec.DEDUPE_COMMIT_HOOK));
         builder.addStateStore(writtenOnCommit(TopologySpec.OBSERVER_STORE, TopologySpec.STRING));
         builder.addStateStore(writtenOnCommit(TopologySpec.OPEN_WINDOW_STORE, TopologySpec.PAIR_AGGREGATE));
         builder.addStateStore(writtenOnCommit(TopologySpec.CUMULATIVE_STORE, TopologySpec.PAIR_AGGREGATE));

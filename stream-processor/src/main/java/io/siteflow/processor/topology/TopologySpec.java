@@ -57,6 +57,10 @@ public final class TopologySpec {
     public static final String META_STORE = "audit-meta";
     /** Talker statistics per host pair, category and service port. */
     public static final String TALKER_STORE = "talkers";
+    /** The dedupe step's newest event time put (so a restarted task knows what its filter covers). */
+    public static final String DEDUPE_META_STORE = "seen-ids-meta";
+    /** Not a store of data: tells the dedupe step when its task commits ({@link CommitHook}). */
+    public static final String DEDUPE_COMMIT_HOOK = "dedupe-commit-hook";
     /** Not a store of data: tells the audit step when its task commits ({@link CommitHook}). */
     public static final String AUDIT_COMMIT_HOOK = "audit-commit-hook";
 
