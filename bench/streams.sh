@@ -3,8 +3,9 @@
 #   throughput: N records on siteflow.flows read by (a) a bare KafkaConsumer parsing them with FlowRecordJson,
 #               (b) the siteflow topology (exactly_once_v2, as `siteflow process` runs it); ratio (b)/(a)
 #   latency:    RATE records/s for SECONDS; export (producer send) -> the cumulative verdict of the record's
-#               pair includes it (polled every 5 ms through StreamsQueries, as GET /api/verdicts); p50/p99/max
-# Prints a Markdown table. Environment: N (200000), RATE (10000), DURATION (30, seconds).
+#               pair includes it (polled every 25 ms through StreamsQueries, as GET /api/verdicts; a query costs ~12 ms); p50/p99/max
+# Prints a Markdown table. Environment: N (200000), WARMUP (100000, records processed before the timing starts),
+# RATE (10000), DURATION (30, seconds), STREAMS_KAFKA (Kafka Streams properties, "k=v k=v", as --kafka).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

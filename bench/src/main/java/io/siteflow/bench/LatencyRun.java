@@ -46,10 +46,12 @@ final class LatencyRun {
         long start = System.nanoTime();
         producer.start();
         long deadline = start + (seconds + 120L) * 1_000_000_000L;
-        long[] last = new long[base.length];
+        long queryNanos = 0;
         while (System.nanoTime() < deadline) {
+            long q0 = System.nanoTime();
             long[] now = StreamsBench.crossBytes(rt);
             long t = System.nanoTime();
+            queryNanos += t - q0;
             long[] sample = new long[base.length + 1];
             sample[0] = t;
             for (int i = 0; i < base.length; i++) {
@@ -63,6 +65,8 @@ final class LatencyRun {
             Thread.sleep(pollMs);
         }
         producer.join();
+        System.err.printf(java.util.Locale.ROOT, "streams-bench: latency run: %d verdict queries, %.2f ms each%n",
+                samples.size(), queryNanos / 1e6 / samples.size());
         double sentRate = sent[0] / ((sentAt[sent[0] - 1] - sentAt[0]) / 1e9);
         long[] lat = latencies(samples, sentAt, server, runningBytes, sent[0]);
         Arrays.sort(lat);

@@ -34,11 +34,12 @@ import org.apache.kafka.streams.KafkaStreams;
  * The streaming pipeline's benchmark ({@code bench/streams.sh}, docs/BENCHMARKS.md "Streaming pipeline"), in
  * one JVM on an embedded single-node broker:
  * <ol>
- *   <li><b>throughput</b>: {@code N} flow records already on {@code siteflow.flows}; (a) a bare
- *   {@link KafkaConsumer} reads and parses them with {@link FlowRecordJson} (time from the first record read to
- *   the last), (b) the siteflow topology with the settings of {@code siteflow process} ({@code exactly_once_v2})
- *   processes them (time from the first record entering the topology to the moment the cumulative verdicts,
- *   read as {@code GET /api/verdicts} reads them, hold every record's bytes); the ratio (b)/(a);</li>
+ *   <li><b>throughput</b>: {@code WARMUP} (environment, default 100,000) + {@code N} flow records already on
+ *   {@code siteflow.flows}; (a) a bare {@link KafkaConsumer} reads and parses them with {@link FlowRecordJson},
+ *   timed over the last N, (b) the siteflow topology with the settings of {@code siteflow process}
+ *   ({@code exactly_once_v2}) processes them, timed from the moment the cumulative verdicts, read as
+ *   {@code GET /api/verdicts} reads them, hold the warm-up records' bytes to the moment they hold every record's
+ *   bytes (the JIT compiler still takes a core for the first ~30 s); the ratio (b)/(a);</li>
  *   <li><b>latency</b> at {@code RATE} records/s for {@code SECONDS}: export = the producer's {@code send()} of
  *   a record (the agent's hand-off to Kafka, producer settings as the agent's); verdict update = the first poll
  *   (every {@value #POLL_MS} ms) at which the cumulative verdict of the record's pair includes its bytes.</li>
@@ -46,7 +47,7 @@ import org.apache.kafka.streams.KafkaStreams;
  * Arguments: {@code N RATE SECONDS OUT_FILE}. Writes a Markdown table to {@code OUT_FILE}.
  */
 public final class StreamsBench {
-    static final int POLL_MS = 5;
+    static final int POLL_MS = 25;
     /** The throughput run's end is found to within this (a verdict query costs the stream thread's core time). */
     static final int THROUGHPUT_POLL_MS = 20;
     static final long T0 = 1_764_000_000_000L;
@@ -83,12 +84,14 @@ public final class StreamsBench {
             String bootstrap = broker.bootstrap();
             TopicAdmin.ensureTopics(bootstrap, SiteflowTopics.SINGLE_NODE);
             publishModel(bootstrap);
-            long[] expected = preload(bootstrap, n);
-            double bare = bareConsumer(bootstrap, n);
+            int warmup = Integer.parseInt(System.getenv().getOrDefault("WARMUP", "100000"));
+            Preloaded pre = preload(bootstrap, warmup, n);
+            double bare = bareConsumer(bootstrap, warmup, n);
             try (ProcessorRuntime rt = runtime(bootstrap, dir)) {
-                double streams = topology(rt, n, expected);
+                double streams = topology(rt, pre);
+                long[] expected = pre.totals();
                 LatencyRun.Result lat = new LatencyRun(bootstrap, rt, expected, rate, seconds, POLL_MS).run();
-                Files.writeString(out, table(n, bare, streams, rate, seconds, lat));
+                Files.writeString(out, table(n, warmup, bare, streams, rate, seconds, lat));
             }
         }
     }
@@ -131,22 +134,68 @@ public final class StreamsBench {
         }
     }
 
-    /** Sends n records, 5 ms of event time apart; returns the cross-site bytes per server. */
-    private static long[] preload(String bootstrap, int n) {
-        long[] bytes = new long[SERVERS.size()];
+    /**
+     * The records put on the topic: per server, the running total of cross-site bytes after each of its records
+     * (records of one server are processed in order), and the count of warm-up records before the measured ones.
+     */
+    record Preloaded(long[][] prefix, int warmup) {
+        long[] totals() {
+            long[] t = new long[prefix.length];
+            for (int i = 0; i < t.length; i++) {
+                t[i] = prefix[i].length == 0 ? 0 : prefix[i][prefix[i].length - 1];
+            }
+            return t;
+        }
+
+        /** Running totals once the warm-up records are counted. */
+        long[] afterWarmup() {
+            long[] t = new long[prefix.length];
+            for (int i = 0; i < t.length; i++) {
+                int k = countOf(i, warmup);
+                t[i] = k == 0 ? 0 : prefix[i][k - 1];
+            }
+            return t;
+        }
+
+        /** Records counted when the servers' totals are {@code bytes}. */
+        int counted(long[] bytes) {
+            int n = 0;
+            for (int i = 0; i < prefix.length; i++) {
+                int k = java.util.Arrays.binarySearch(prefix[i], bytes[i]);
+                n += k >= 0 ? k + 1 : -k - 1;
+            }
+            return n;
+        }
+
+        /** How many of the first {@code records} records are server i's (records go round the servers). */
+        private int countOf(int server, int records) {
+            return records / prefix.length + (server < records % prefix.length ? 1 : 0);
+        }
+    }
+
+    /** Sends warmup + n records, 5 ms of event time apart. */
+    private static Preloaded preload(String bootstrap, int warmup, int n) {
+        int total = warmup + n;
+        long[][] prefix = new long[SERVERS.size()][];
+        for (int i = 0; i < prefix.length; i++) {
+            prefix[i] = new long[total / prefix.length + (i < total % prefix.length ? 1 : 0)];
+        }
+        int[] next = new int[SERVERS.size()];
         try (KafkaProducer<byte[], byte[]> p = producer(bootstrap)) {
-            for (int i = 0; i < n; i++) {
+            for (int i = 0; i < total; i++) {
                 FlowRecord r = flow(i, T0 + i * 5L, "pre-" + i);
-                bytes[serverIndex(r)] += r.bytes() + r.rbytes();
+                int s = serverIndex(r);
+                long before = next[s] == 0 ? 0 : prefix[s][next[s] - 1];
+                prefix[s][next[s]++] = before + r.bytes() + r.rbytes();
                 send(p, r);
             }
             p.flush();
         }
-        return bytes;
+        return new Preloaded(prefix, warmup);
     }
 
-    /** Records/s of a bare consumer that reads and parses n records. */
-    private static double bareConsumer(String bootstrap, int n) throws FlowRecordFormatException {
+    /** Records/s of a bare consumer that reads and parses warmup + n records, timed over the last n. */
+    private static double bareConsumer(String bootstrap, int warmup, int n) throws FlowRecordFormatException {
         Map<String, Object> conf = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000);
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(conf, new ByteArrayDeserializer(),
@@ -158,9 +207,9 @@ public final class StreamsBench {
             long first = 0;
             long bytes = 0;
             int read = 0;
-            while (read < n) {
+            while (read < warmup + n) {
                 for (ConsumerRecord<byte[], byte[]> r : c.poll(java.time.Duration.ofMillis(100))) {
-                    if (first == 0) {
+                    if (read == warmup) {
                         first = System.nanoTime();
                     }
                     FlowRecord f = FlowRecordJson.parse(r.value());
@@ -169,8 +218,8 @@ public final class StreamsBench {
                 }
             }
             double s = (System.nanoTime() - first) / 1e9;
-            System.err.printf(Locale.ROOT, "streams-bench: bare consumer %d records (%d bytes) in %.2f s%n",
-                    read, bytes, s);
+            System.err.printf(Locale.ROOT, "streams-bench: bare consumer %d records (%d bytes), the last %d in %.2f s%n",
+                    read, bytes, n, s);
             return n / s;
         }
     }
@@ -201,22 +250,41 @@ public final class StreamsBench {
         return m;
     }
 
-    /** Records/s through the topology: first record in until the cumulative verdicts hold all n. */
-    private static double topology(ProcessorRuntime rt, int n, long[] expected) throws InterruptedException {
-        long first = 0;
+    /**
+     * Records/s through the topology after its warm-up: from the first poll at which every server's cumulative
+     * verdict holds its warm-up records' bytes until it holds all bytes; the records counted in between are known
+     * exactly from the servers' running totals.
+     */
+    private static double topology(ProcessorRuntime rt, Preloaded pre) throws InterruptedException {
+        long[] warm = pre.afterWarmup();
+        long[] all = pre.totals();
+        long t1 = 0;
+        int countedAtT1 = 0;
         while (true) {
-            if (first == 0 && rt.metrics().recordsIn() > 0) {
-                first = System.nanoTime();
+            long[] now = crossBytes(rt);
+            if (t1 == 0 && atLeast(now, warm)) {
+                t1 = System.nanoTime();
+                countedAtT1 = pre.counted(now);
             }
-            if (first != 0 && java.util.Arrays.equals(crossBytes(rt), expected)) {
+            if (t1 != 0 && java.util.Arrays.equals(now, all)) {
                 break;
             }
             Thread.sleep(THROUGHPUT_POLL_MS);
         }
-        double s = (System.nanoTime() - first) / 1e9;
-        System.err.printf(Locale.ROOT, "streams-bench: topology %d records in %.2f s (parse step ran %d times)%n", n, s,
-                rt.metrics().recordsIn());
-        return n / s;
+        double s = (System.nanoTime() - t1) / 1e9;
+        int measured = pre.counted(all) - countedAtT1;
+        System.err.printf(Locale.ROOT, "streams-bench: topology %d records after %d warm-up records in %.2f s "
+                + "(parse step ran %d times)%n", measured, countedAtT1, s, rt.metrics().recordsIn());
+        return measured / s;
+    }
+
+    private static boolean atLeast(long[] now, long[] floor) {
+        for (int i = 0; i < now.length; i++) {
+            if (now[i] < floor[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Cross-site bytes of each server's cumulative verdict, as GET /api/verdicts gives them; -1 while not ready. */
@@ -239,11 +307,12 @@ public final class StreamsBench {
         return out;
     }
 
-    private static String table(int n, double bare, double streams, int rate, int seconds, LatencyRun.Result lat) {
+    private static String table(int n, int warmup, double bare, double streams, int rate, int seconds, LatencyRun.Result lat) {
         StringBuilder b = new StringBuilder();
         b.append("| measure | value |\n|---|---|\n");
-        b.append(String.format(Locale.ROOT, "| bare consumer + FlowRecordJson, %,d records | %,.0f records/s |%n", n, bare));
-        b.append(String.format(Locale.ROOT, "| siteflow topology (exactly_once_v2), same records | %,.0f records/s |%n",
+        b.append(String.format(Locale.ROOT, "| bare consumer + FlowRecordJson, %,d records after %,d warm-up | %,.0f records/s |%n", n,
+                warmup, bare));
+        b.append(String.format(Locale.ROOT, "| siteflow topology (exactly_once_v2), same records after the same warm-up | %,.0f records/s |%n",
                 streams));
         b.append(String.format(Locale.ROOT, "| **ratio topology / bare consumer** (goal >= 0.5) | **%.2f** |%n",
                 streams / bare));
