@@ -227,7 +227,7 @@ public final class StreamsBench {
     private static ProcessorRuntime runtime(String bootstrap, Path dir) throws IOException {
         Path sites = Files.writeString(dir.resolve("sites.yaml"), SITES);
         ProcessorSettings settings = new ProcessorSettings(bootstrap, sites, 0, "127.0.0.1", "127.0.0.1", "",
-                kafkaOverrides(), dir.resolve("state"), TopologyConfig.DEFAULTS.withApplicationId("streams-bench"));
+                kafkaOverrides(), dir.resolve("state"), TopologyConfig.DEFAULTS.withApplicationId("streams-bench"), SiteflowTopics.SINGLE_NODE);
         ProcessorRuntime rt = ProcessorRuntime.create(settings, InstanceClient.NONE);
         rt.start();
         return rt;

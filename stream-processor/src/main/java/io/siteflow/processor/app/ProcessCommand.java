@@ -1,5 +1,6 @@
 package io.siteflow.processor.app;
 
+import io.siteflow.processor.broker.SiteflowTopics;
 import io.siteflow.processor.broker.StopSignals;
 import io.siteflow.processor.topology.TopologyConfig;
 import io.siteflow.rules.load.LoadResult;
@@ -60,6 +61,15 @@ public final class ProcessCommand implements Callable<Integer> {
 
     @Option(names = "--http-token", paramLabel = "T", description = "bearer token the HTTP API requires")
     String httpToken = "";
+
+    @Option(names = "--partitions", paramLabel = "N", description = "partitions of the siteflow topics created "
+            + "at start when missing (default: ${DEFAULT-VALUE}); existing topics are left as they are")
+    int partitions = SiteflowTopics.SINGLE_NODE.partitions();
+
+    @Option(names = "--replication-factor", paramLabel = "R", description = "replication factor of the siteflow "
+            + "topics created at start and of the Streams internal topics (default: ${DEFAULT-VALUE}; 3 on a "
+            + "production cluster)")
+    int replicationFactor = SiteflowTopics.SINGLE_NODE.replicationFactor();
 
     @Option(names = "--kafka", paramLabel = "K=V", description = "Kafka/Streams property (repeatable)")
     Map<String, String> kafka = new LinkedHashMap<>();
@@ -162,8 +172,15 @@ public final class ProcessCommand implements Callable<Integer> {
         if (httpPort < 0 || httpPort > 65535) {
             throw new IllegalArgumentException("--http-port: " + httpPort + " is not a port (0-65535)");
         }
+        if (partitions < 1) {
+            throw new IllegalArgumentException("--partitions: " + partitions + " must be at least 1");
+        }
+        if (replicationFactor < 1 || replicationFactor > Short.MAX_VALUE) {
+            throw new IllegalArgumentException("--replication-factor: " + replicationFactor + " must be at least 1");
+        }
         return new ProcessorSettings(bootstrap, sites, httpPort, httpBind,
-                advertisedHost == null ? httpBind : advertisedHost, httpToken, kafka, stateDir, topology);
+                advertisedHost == null ? httpBind : advertisedHost, httpToken, kafka, stateDir, topology,
+                new SiteflowTopics(partitions, (short) replicationFactor));
     }
 
     /** Asks a running command to stop, as SIGTERM does. */

@@ -1,5 +1,6 @@
 package io.siteflow.processor.app;
 
+import io.siteflow.processor.broker.SiteflowTopics;
 import io.siteflow.processor.topology.TopologyConfig;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -21,10 +22,13 @@ import org.apache.kafka.streams.StreamsConfig;
  * @param kafka          extra Kafka/Streams properties ({@code --kafka K=V}); they override the defaults
  * @param stateDir       Kafka Streams state directory
  * @param topology       the topology settings
+ * @param topics         partitions and replication of the siteflow topics created at start when missing; the
+ *                       replication factor also applies to the Streams internal topics unless {@code --kafka}
+ *                       sets {@code replication.factor}
  */
 public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, String httpBind,
                                 String advertisedHost, String httpToken, Map<String, String> kafka, Path stateDir,
-                                TopologyConfig topology) {
+                                TopologyConfig topology, SiteflowTopics topics) {
     private static final String MASK = "*****";
 
     public ProcessorSettings {
@@ -35,6 +39,7 @@ public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, 
         Objects.requireNonNull(httpToken, "httpToken");
         Objects.requireNonNull(stateDir, "stateDir");
         Objects.requireNonNull(topology, "topology");
+        Objects.requireNonNull(topics, "topics");
         kafka = Map.copyOf(kafka);
     }
 
@@ -46,6 +51,7 @@ public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, 
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put("processing.exception.handler.global.enabled", "true");
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, String.valueOf(topics.replicationFactor()));
         if (httpPort > 0) {
             p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertisedHost + ":" + httpPort);
         }
@@ -64,6 +70,7 @@ public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, 
         m.put("dedupe.retention", topology.dedupeRetention().toString());
         m.put("history.retention", topology.historyRetention().toString());
         m.put("baseline", topology.baseline().toString());
+        m.put("topics", topics.partitions() + " partitions, replication " + topics.replicationFactor());
         Properties p = streamsProperties();
         new TreeMap<>(p).forEach((k, v) -> m.put(k.toString(), secret(k.toString()) ? MASK : v.toString()));
         return m;

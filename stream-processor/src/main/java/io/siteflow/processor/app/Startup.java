@@ -29,7 +29,7 @@ final class Startup {
         Map<String, Object> client = new HashMap<>(settings.kafka());
         client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
         try (Admin admin = Admin.create(clientOnly(client))) {
-            TopicAdmin.ensureTopics(admin, SiteflowTopics.SINGLE_NODE);
+            TopicAdmin.ensureTopics(admin, settings.topics());
         } catch (TopicAdmin.TopicAdminException e) {
             throw new IllegalStateException("topics: " + e.getMessage(), e);
         }

@@ -82,6 +82,15 @@ class ProcessCommandIT {
             assertThat(rt.metrics().duplicates()).isEqualTo(1);
             assertThat(rt.registry().scrape()).contains("siteflow_processor_records_in_total 5.0");
 
+            try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+                    java.util.Map.of("bootstrap.servers", broker.bootstrap()))) {
+                var topics = admin.describeTopics(List.of("siteflow.flows", "siteflow.sites",
+                        "it-process-by-server-repartition")).allTopicNames().get(30, TimeUnit.SECONDS);
+                assertThat(topics.get("siteflow.flows").partitions()).hasSize(5);
+                assertThat(topics.get("siteflow.sites").partitions()).hasSize(1);
+                assertThat(topics.get("it-process-by-server-repartition").partitions()).hasSize(5);
+            }
+
             command.stop();
             assertThat(run.exit().get(40, TimeUnit.SECONDS)).isEqualTo(0);
             assertThat(out.toString()).startsWith("siteflow process: running as it-process");
@@ -128,7 +137,7 @@ class ProcessCommandIT {
         cl.setOut(new PrintWriter(out, true));
         CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute("--bootstrap",
                 broker.bootstrap(), "--sites", sites.toString(), "--http-port", "0", "--state-dir", dir.resolve("state").toString(),
-                "--application-id", "it-process", "--kafka", "commit.interval.ms=100"));
+                "--application-id", "it-process", "--kafka", "commit.interval.ms=100", "--partitions", "5"));
         try {
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> exit.isDone() || command.runtime()
                     .map(rt -> rt.streams().state() == KafkaStreams.State.RUNNING).orElse(false));

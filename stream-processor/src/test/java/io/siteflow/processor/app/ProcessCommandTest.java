@@ -56,6 +56,15 @@ class ProcessCommandTest {
     }
 
     @Test
+    void rejectsTopicsWithoutPartitions() {
+        int code = run("--bootstrap", "127.0.0.1:1", "--sites", "x.yaml", "--partitions", "0");
+
+        assertThat(code).isEqualTo(64);
+        assertThat(err.toString()).isEqualTo("siteflow process: --partitions: 0 must be at least 1"
+                + System.lineSeparator());
+    }
+
+    @Test
     void readsDurationsWithUnitsOrInIsoForm() {
         DurationConverter c = new DurationConverter();
         assertThat(c.convert("500ms")).isEqualTo(Duration.ofMillis(500));
@@ -70,7 +79,8 @@ class ProcessCommandTest {
     void masksSecretsInTheEffectiveConfiguration() {
         ProcessorSettings s = new ProcessorSettings("127.0.0.1:9092", Path.of("sites.yaml"), 8080, "0.0.0.0",
                 "node1", "t0ken", Map.of("sasl.jaas.config", "user=x password=y", "ssl.key.password", "k",
-                "linger.ms", "5"), dir, io.siteflow.processor.topology.TopologyConfig.DEFAULTS);
+                "linger.ms", "5"), dir, io.siteflow.processor.topology.TopologyConfig.DEFAULTS,
+                new io.siteflow.processor.broker.SiteflowTopics(6, (short) 3));
 
         Map<String, String> d = s.describe();
 
@@ -78,7 +88,9 @@ class ProcessCommandTest {
                 .containsEntry("ssl.key.password", "*****").containsEntry("linger.ms", "5")
                 .containsEntry("processing.guarantee", "exactly_once_v2")
                 .containsEntry("application.server", "node1:8080")
-                .containsEntry("application.id", "siteflow-processor");
+                .containsEntry("application.id", "siteflow-processor")
+                .containsEntry("replication.factor", "3")
+                .containsEntry("topics", "6 partitions, replication 3");
         assertThat(d.toString()).doesNotContain("t0ken", "password=y");
     }
 }
