@@ -66,8 +66,9 @@ public final class TopologySpec {
 
     public static final Serde<String> STRING = Serdes.String();
     public static final Serde<byte[]> BYTES = Serdes.ByteArray();
+    /** Flow records between the topology's own steps: {@link FlowRecordBinary} (JSON is still read). */
     public static final Serde<FlowRecord> FLOW_RECORD = Serdes.serdeFrom(
-            (topic, r) -> r == null ? null : FlowRecordJson.toBytes(r), TopologySpec::flowRecord);
+            (topic, r) -> r == null ? null : FlowRecordBinary.write(r), TopologySpec::flowRecord);
     public static final Serde<PairAggregate> PAIR_AGGREGATE = Serdes.serdeFrom(
             (topic, a) -> a == null ? null : PairAggregateJson.toBytes(a), TopologySpec::aggregate);
     /** A DB connection lifetime {@code [first, last]} in epoch ms, 16 bytes. */
@@ -90,8 +91,8 @@ public final class TopologySpec {
             return null;
         }
         try {
-            return FlowRecordJson.parse(b);
-        } catch (FlowRecordFormatException e) {
+            return b.length > 0 && b[0] == '{' ? FlowRecordJson.parse(b) : FlowRecordBinary.read(b);
+        } catch (FlowRecordFormatException | IllegalArgumentException e) {
             throw new SerializationException(topic + ": " + e.getMessage(), e);
         }
     }

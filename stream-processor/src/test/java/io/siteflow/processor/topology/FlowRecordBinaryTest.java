@@ -1,0 +1,50 @@
+package io.siteflow.processor.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.siteflow.model.FlowRecord;
+import io.siteflow.model.FlowRecordJson;
+import java.util.Arrays;
+import org.apache.kafka.common.errors.SerializationException;
+import org.junit.jupiter.api.Test;
+
+class FlowRecordBinaryTest {
+    private static final FlowRecord FULL = new FlowRecord(1, "wls3-agent", "ens3", 1_764_000_000_123L,
+            1_764_000_000_456L, 6, "10.2.0.20", 40_001, "fe80::1", 1521, 9_500, 12, 3_000_000_000L, 9, 9_800, 3_000_000_500L,
+            0x1b, 0x12, 6_512L, "oracle-tns", "db.example.ü", true, "run7-123456789", 6_498L);
+    private static final FlowRecord SPARSE = new FlowRecord(1, "edge", "", 0, 0, 17, "10.2.0.20", 0, "10.1.0.10", 0,
+            0, 0, 0, 0, 0, 0, 0, 0, null, null, null, false, "r-1", null);
+
+    @Test
+    void readsBackEveryFieldOfAFullAndASparseRecord() {
+        assertThat(FlowRecordBinary.read(FlowRecordBinary.write(FULL))).isEqualTo(FULL);
+        assertThat(FlowRecordBinary.read(FlowRecordBinary.write(SPARSE))).isEqualTo(SPARSE);
+    }
+
+    @Test
+    void isSmallerThanTheJson() {
+        assertThat(FlowRecordBinary.write(FULL)).hasSize(202);
+        assertThat(FlowRecordJson.toBytes(FULL)).hasSize(409);
+    }
+
+    @Test
+    void theSerdeStillReadsJsonLeftOnTheTopicByAnEarlierVersion() {
+        byte[] json = FlowRecordJson.toBytes(FULL);
+        assertThat(TopologySpec.FLOW_RECORD.deserializer().deserialize("t", json)).isEqualTo(FULL);
+        assertThat(TopologySpec.FLOW_RECORD.deserializer().deserialize("t",
+                TopologySpec.FLOW_RECORD.serializer().serialize("t", FULL))).isEqualTo(FULL);
+    }
+
+    @Test
+    void namesTheTopicWhenTheBytesAreCutShortOrUnknown() {
+        byte[] b = FlowRecordBinary.write(FULL);
+        assertThatThrownBy(() -> TopologySpec.FLOW_RECORD.deserializer().deserialize("app-by-server-repartition",
+                Arrays.copyOf(b, 20)))
+                .isInstanceOf(SerializationException.class)
+                .hasMessage("app-by-server-repartition: binary flow record cut short (20 bytes)");
+        assertThatThrownBy(() -> TopologySpec.FLOW_RECORD.deserializer().deserialize("t", new byte[] {7, 0}))
+                .isInstanceOf(SerializationException.class)
+                .hasMessage("t: not a binary flow record (first byte 7)");
+    }
+}
