@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Streaming pipeline benchmark, in one JVM on an embedded single-node Kafka (io.siteflow.bench.StreamsBench):
-#   throughput: N records on siteflow.flows read by (a) a bare KafkaConsumer parsing them with FlowRecordJson,
-#               (b) the siteflow topology (exactly_once_v2, as `siteflow process` runs it); ratio (b)/(a)
+#   throughput: (b) the siteflow topology (exactly_once_v2, as `siteflow process` runs it) processes WARMUP
+#               records, then N more sent at once, timed until the verdicts hold them all; (a) a bare
+#               KafkaConsumer reads and parses the same records with FlowRecordJson; ratio (b)/(a)
 #   latency:    RATE records/s for SECONDS; export (producer send) -> the cumulative verdict of the record's
 #               pair includes it (polled every 25 ms through StreamsQueries, as GET /api/verdicts; a query costs ~12 ms); p50/p99/max
 # Prints a Markdown table. Environment: N (200000), WARMUP (100000, records processed before the timing starts),
-# RATE (10000), DURATION (30, seconds), STREAMS_KAFKA (Kafka Streams properties, "k=v k=v", as --kafka).
+# RATE (10000), DURATION (30, seconds), STREAMS_KAFKA (Kafka Streams properties, "k=v k=v", as --kafka),
+# BOOTSTRAP (host:port of a broker in its own process, e.g. `siteflow broker --port 19092 --data-dir <fresh dir>`,
+# instead of one embedded in the benchmark's JVM; give it a fresh data directory for every run).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
