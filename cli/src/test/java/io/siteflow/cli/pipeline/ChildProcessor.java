@@ -31,6 +31,8 @@ final class ChildProcessor implements AutoCloseable {
                 "--application-id", appId, "--kafka", "commit.interval.ms=100"));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        // never outlive the test JVM, whatever path a failing test takes (this PID only)
+        Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly, "stop-child-processor-" + p.pid()));
         return new ChildProcessor(p, log);
     }
 

@@ -42,40 +42,42 @@ class ProcessorKillIT {
             Path sites = Files.writeString(dir.resolve("sites.yaml"), SyntheticFlows.SITES);
             Path state = dir.resolve("state");
             Path log = ChildProcessor.logFile("ProcessorKillIT");
-            ChildProcessor first = ChildProcessor.start(bootstrap, sites, state, APP, log);
-            Topics.send(bootstrap, records.subList(0, WARM_UP));
-            Awaitility.await().atMost(Topics.WAIT).until(() -> {
-                assertThat(first.alive()).as(first::tail).isTrue();
-                return Topics.committed(bootstrap, APP) >= WARM_UP;
-            });
-            try (PacedProducer producer = PacedProducer.start(bootstrap, records.subList(WARM_UP, COUNT), RATE)) {
-                Awaitility.await().atMost(Topics.WAIT).until(() -> Topics.committed(bootstrap, APP) > WARM_UP);
-                first.kill();
-                long committedAtKill = Topics.committed(bootstrap, APP);
-                int sentAtKill = WARM_UP + producer.sent();
-                assertThat(committedAtKill).as("killed mid-stream").isLessThan(COUNT);
-                assertThat(sentAtKill).as("records still coming").isLessThan(COUNT);
+            try (ChildProcessor first = ChildProcessor.start(bootstrap, sites, state, APP, log)) {
+                Topics.send(bootstrap, records.subList(0, WARM_UP));
+                Awaitility.await().atMost(Topics.WAIT).until(() -> {
+                    assertThat(first.alive()).as(first::tail).isTrue();
+                    return Topics.committed(bootstrap, APP) >= WARM_UP;
+                });
+                try (PacedProducer producer = PacedProducer.start(bootstrap, records.subList(WARM_UP, COUNT), RATE)) {
+                    Awaitility.await().atMost(Topics.WAIT).until(() -> Topics.committed(bootstrap, APP) > WARM_UP);
+                    first.kill();
+                    long committedAtKill = Topics.committed(bootstrap, APP);
+                    int sentAtKill = WARM_UP + producer.sent();
+                    assertThat(committedAtKill).as("killed mid-stream").isLessThan(COUNT);
+                    assertThat(sentAtKill).as("records still coming").isLessThan(COUNT);
 
-                try (ChildProcessor second = ChildProcessor.start(bootstrap, sites, state, APP, log)) {
-                    Awaitility.await().atMost(Topics.WAIT).until(producer::done);
-                    List<FlowRecord> closers = SyntheticFlows.closers(CLOSE_AT, "k");
-                    Topics.send(bootstrap, closers);
-                    records.addAll(closers);
-                    Awaitility.await().atMost(Topics.WAIT).untilAsserted(() -> {
-                        assertThat(second.alive()).as(second::tail).isTrue();
-                        assertThat(Topics.committed(bootstrap, APP)).as("committed").isEqualTo(Topics.flowsEnd(bootstrap));
-                    });
-                    AuditReport expected = Offline.audit(SyntheticFlows.SITES, records, 60_000);
-                    List<Verdict> expectedWindows = Offline.closedBefore(expected, CLOSE_AT);
-                    List<Verdict> windows = Topics.windowVerdicts(bootstrap, expectedWindows.size());
-                    assertThat(Offline.json(windows)).containsExactlyElementsOf(Offline.json(expectedWindows));
-                    assertThat(second.stop()).as(second::tail).isZero();
+                    try (ChildProcessor second = ChildProcessor.start(bootstrap, sites, state, APP, log)) {
+                        Awaitility.await().atMost(Topics.WAIT).until(producer::done);
+                        List<FlowRecord> closers = SyntheticFlows.closers(CLOSE_AT, "k");
+                        Topics.send(bootstrap, closers);
+                        records.addAll(closers);
+                        Awaitility.await().atMost(Topics.WAIT).untilAsserted(() -> {
+                            assertThat(second.alive()).as(second::tail).isTrue();
+                            assertThat(Topics.committed(bootstrap, APP)).as("committed")
+                                    .isEqualTo(Topics.flowsEnd(bootstrap));
+                        });
+                        AuditReport expected = Offline.audit(SyntheticFlows.SITES, records, 60_000);
+                        List<Verdict> expectedWindows = Offline.closedBefore(expected, CLOSE_AT);
+                        List<Verdict> windows = Topics.windowVerdicts(bootstrap, expectedWindows.size());
+                        assertThat(Offline.json(windows)).containsExactlyElementsOf(Offline.json(expectedWindows));
+                        assertThat(second.stop()).as(second::tail).isZero();
 
-                    try (InProcessProcessor restored = InProcessProcessor.start(bootstrap, sites,
-                            dir.resolve("restored-state"), APP)) {
-                        Awaitility.await().atMost(Topics.WAIT).ignoreExceptions().untilAsserted(() -> assertThat(
-                                Offline.json(restored.cumulativeVerdicts()))
-                                .containsExactlyElementsOf(Offline.json(expected.verdicts())));
+                        try (InProcessProcessor restored = InProcessProcessor.start(bootstrap, sites,
+                                dir.resolve("restored-state"), APP)) {
+                            Awaitility.await().atMost(Topics.WAIT).ignoreExceptions().untilAsserted(() -> assertThat(
+                                    Offline.json(restored.cumulativeVerdicts()))
+                                    .containsExactlyElementsOf(Offline.json(expected.verdicts())));
+                        }
                     }
                 }
             }

@@ -4,7 +4,8 @@ import java.util.function.BiConsumer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.TimestampedKeyValueStore;
+import org.apache.kafka.streams.state.ValueAndTimestamp;
 
 /**
  * Keeps a global text store (the site model, the agents' heartbeats) as its topic says, and hands each new value
@@ -15,7 +16,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class GlobalTextStep implements Processor<String, String, Void, Void> {
     private final String storeName;
     private final BiConsumer<String, String> listener;
-    private KeyValueStore<String, String> store;
+    private TimestampedKeyValueStore<String, String> store;
 
     GlobalTextStep(String storeName, BiConsumer<String, String> listener) {
         this.storeName = storeName;
@@ -35,7 +36,7 @@ final class GlobalTextStep implements Processor<String, String, Void, Void> {
         if (rec.value() == null) {
             store.delete(rec.key());
         } else {
-            store.put(rec.key(), rec.value());
+            store.put(rec.key(), ValueAndTimestamp.make(rec.value(), rec.timestamp()));
         }
         listener.accept(rec.key(), rec.value());
     }

@@ -22,8 +22,8 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.processor.UsePartitionTimeOnInvalidTimestamp;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.TimestampedKeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -95,8 +95,12 @@ public final class SiteflowTopology {
         return builder.build();
     }
 
-    /** A global store of texts by key: filled from its topic, so no changelog. */
-    private static StoreBuilder<KeyValueStore<String, String>> textStore(String name) {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), STRING, STRING).withLoggingDisabled();
+    /**
+     * A global store of texts by key: filled from its topic, so no changelog. Timestamped, as the global tables of
+     * earlier versions were, so that their state directories still open.
+     */
+    private static StoreBuilder<TimestampedKeyValueStore<String, String>> textStore(String name) {
+        return Stores.timestampedKeyValueStoreBuilder(Stores.persistentTimestampedKeyValueStore(name), STRING, STRING)
+                .withLoggingDisabled();
     }
 }
