@@ -9,6 +9,7 @@ import io.siteflow.processor.broker.EmbeddedKafkaBroker;
 import io.siteflow.processor.broker.SiteflowTopics;
 import io.siteflow.processor.broker.TopicAdmin;
 import io.siteflow.processor.query.InstanceClient;
+import io.siteflow.processor.testing.SyntheticCluster;
 import io.siteflow.processor.topology.TopologyConfig;
 import io.siteflow.rules.verdict.Verdict;
 import java.io.IOException;
@@ -54,25 +55,9 @@ public final class StreamsBench {
      * query takes 12-25 ms); at 20 ms a 600,000-record run measured 27,431 records/s, at 200 ms 37,519.
      */
     static final int THROUGHPUT_POLL_MS = 100;
-    static final long T0 = 1_764_000_000_000L;
-    static final List<String> SERVERS = List.of("10.2.0.20", "10.2.0.21", "10.2.0.22");
-    static final String SITES = """
-            threshold: 0.90
-            minCrossBytes: 1000
-            defaults: none
-            sites:
-              region1: { cidrs: [10.1.0.0/16] }
-              region2: { cidrs: [10.2.0.0/16] }
-            hosts:
-              - { address: 10.1.0.10, name: db1, role: db }
-              - { address: 10.1.0.20, name: wls1, role: app-server }
-              - { address: 10.2.0.20, name: wls3, role: app-server }
-              - { address: 10.2.0.21, name: wls4, role: app-server }
-              - { address: 10.2.0.22, name: wls5, role: app-server }
-            rules:
-              - { name: oracle-ports, category: DB, ports: [1521] }
-              - { name: t3, category: CLUSTER, ports: [7001] }
-            """;
+    static final long T0 = SyntheticCluster.T0;
+    static final List<String> SERVERS = SyntheticCluster.SERVERS;
+    static final String SITES = SyntheticCluster.SITES;
 
     private StreamsBench() {
     }
@@ -110,18 +95,9 @@ public final class StreamsBench {
         Files.writeString(out, table(n, warmup, bare, streams, rate, seconds, lat));
     }
 
-    /**
-     * Record n of server n % 3 towards the DB (or every fifth towards wls1 over T3), from one of 40 pooled
-     * connections per server (a JDBC pool: few connections, many records each).
-     */
+    /** Record n ({@link SyntheticCluster#flow}): server n % 3 towards the DB, or every fifth towards wls1 over T3. */
     static FlowRecord flow(long n, long start, String id) {
-        String server = SERVERS.get((int) (n % SERVERS.size()));
-        boolean t3 = n % 5 == 4;
-        long bytes = 1_000 + n % 97;
-        long rbytes = 3_000 + n % 89;
-        return new FlowRecord(FlowRecord.SCHEMA, "edge-b", "eth0", start, start + 50, 6, server,
-                (int) (40_000 + (n / 3) % 40), t3 ? "10.1.0.20" : "10.1.0.10", t3 ? 7001 : 1521, bytes, 3, rbytes, 4,
-                bytes + 42, rbytes + 56, 0x1b, 0x1b, null, t3 ? "t3" : "oracle-tns", null, false, id);
+        return SyntheticCluster.flow(n, start, id);
     }
 
     static int serverIndex(FlowRecord r) {

@@ -9,6 +9,7 @@ import io.siteflow.model.FlowRecordFormatException;
 import io.siteflow.model.FlowRecordJson;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;
 import io.siteflow.processor.broker.SiteflowTopics;
+import io.siteflow.processor.testing.SyntheticCluster;
 import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.verdict.AuditReport;
 import io.siteflow.rules.verdict.Verdict;
@@ -38,7 +39,7 @@ class GarbageRecordsIT {
     private static final int GARBAGE = 1_000;
     private static final long STEP_MS = 100;
     /** Past the last data window's end plus the 10 s grace. */
-    private static final long CLOSE_AT = SyntheticFlows.T0 + REAL * STEP_MS + 70_000;
+    private static final long CLOSE_AT = SyntheticCluster.T0 + REAL * STEP_MS + 70_000;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
@@ -50,14 +51,14 @@ class GarbageRecordsIT {
 
     @Test
     void sendsEveryUnreadableValueToTheDeadLetterTopicAndCountsOnlyTheRealRecords() throws Exception {
-        List<FlowRecord> real = new ArrayList<>(SyntheticFlows.flows(REAL, STEP_MS, "g"));
+        List<FlowRecord> real = new ArrayList<>(SyntheticCluster.flows(REAL, STEP_MS, "g"));
         List<Garbage> garbage = new ArrayList<>();
         for (int i = 0; i < GARBAGE; i++) {
             garbage.add(garbage(i, real.get(i % REAL)));
         }
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).build()) {
             broker.start();
-            Path sites = Files.writeString(dir.resolve("sites.yaml"), SyntheticFlows.SITES);
+            Path sites = Files.writeString(dir.resolve("sites.yaml"), SyntheticCluster.SITES);
             try (InProcessProcessor p = InProcessProcessor.start(broker.bootstrap(), sites, dir.resolve("state"),
                     "it-garbage")) {
                 try (KafkaProducer<byte[], byte[]> producer = Topics.producer(broker.bootstrap())) {
@@ -68,12 +69,12 @@ class GarbageRecordsIT {
                             producer.send(new ProducerRecord<>(SiteflowTopics.FLOWS, Topics.bytes(g.key()), g.value()));
                         }
                     }
-                    List<FlowRecord> closers = SyntheticFlows.closers(CLOSE_AT, "g");
+                    List<FlowRecord> closers = SyntheticCluster.closers(CLOSE_AT, "g");
                     closers.forEach(r -> Topics.sendAsync(producer, r));
                     real.addAll(closers);
                     producer.flush();
                 }
-                AuditReport expected = Offline.audit(SyntheticFlows.SITES, real, 60_000);
+                AuditReport expected = Offline.audit(SyntheticCluster.SITES, real, 60_000);
                 List<Verdict> expectedWindows = Offline.closedBefore(expected, CLOSE_AT);
 
                 List<Verdict> windows = Topics.windowVerdicts(broker.bootstrap(), expectedWindows.size());

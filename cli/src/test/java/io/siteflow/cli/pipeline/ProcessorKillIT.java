@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.siteflow.model.FlowRecord;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;
+import io.siteflow.processor.testing.SyntheticCluster;
 import io.siteflow.rules.verdict.AuditReport;
 import io.siteflow.rules.verdict.Verdict;
 import java.nio.file.Files;
@@ -25,7 +26,7 @@ class ProcessorKillIT {
     private static final int COUNT = 12_000;
     private static final int RATE = 600;
     private static final long STEP_MS = 50;
-    private static final long CLOSE_AT = SyntheticFlows.T0 + COUNT * STEP_MS + 70_000;
+    private static final long CLOSE_AT = SyntheticCluster.T0 + COUNT * STEP_MS + 70_000;
     private static final String APP = "it-kill";
     /** Sent before the paced stream, to see the first instance running. */
     private static final int WARM_UP = 500;
@@ -35,11 +36,11 @@ class ProcessorKillIT {
 
     @Test
     void killedProcessorRestartsWithExactTotals() throws Exception {
-        List<FlowRecord> records = new ArrayList<>(SyntheticFlows.flows(COUNT, STEP_MS, "k"));
+        List<FlowRecord> records = new ArrayList<>(SyntheticCluster.flows(COUNT, STEP_MS, "k"));
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).build()) {
             broker.start();
             String bootstrap = broker.bootstrap();
-            Path sites = Files.writeString(dir.resolve("sites.yaml"), SyntheticFlows.SITES);
+            Path sites = Files.writeString(dir.resolve("sites.yaml"), SyntheticCluster.SITES);
             Path state = dir.resolve("state");
             Path log = ChildProcessor.logFile("ProcessorKillIT");
             try (ChildProcessor first = ChildProcessor.start(bootstrap, sites, state, APP, log)) {
@@ -58,7 +59,7 @@ class ProcessorKillIT {
 
                     try (ChildProcessor second = ChildProcessor.start(bootstrap, sites, state, APP, log)) {
                         Awaitility.await().atMost(Topics.WAIT).until(producer::done);
-                        List<FlowRecord> closers = SyntheticFlows.closers(CLOSE_AT, "k");
+                        List<FlowRecord> closers = SyntheticCluster.closers(CLOSE_AT, "k");
                         Topics.send(bootstrap, closers);
                         records.addAll(closers);
                         Awaitility.await().atMost(Topics.WAIT).untilAsserted(() -> {
@@ -66,7 +67,7 @@ class ProcessorKillIT {
                             assertThat(Topics.committed(bootstrap, APP)).as("committed")
                                     .isEqualTo(Topics.flowsEnd(bootstrap));
                         });
-                        AuditReport expected = Offline.audit(SyntheticFlows.SITES, records, 60_000);
+                        AuditReport expected = Offline.audit(SyntheticCluster.SITES, records, 60_000);
                         List<Verdict> expectedWindows = Offline.closedBefore(expected, CLOSE_AT);
                         List<Verdict> windows = Topics.windowVerdicts(bootstrap, expectedWindows.size());
                         assertThat(Offline.json(windows)).containsExactlyElementsOf(Offline.json(expectedWindows));

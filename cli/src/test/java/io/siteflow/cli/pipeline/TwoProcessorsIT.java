@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.siteflow.model.FlowRecord;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;
+import io.siteflow.processor.testing.SyntheticCluster;
 import io.siteflow.processor.topology.SiteflowTopology;
 import io.siteflow.processor.topology.TopologyConfig;
 import io.siteflow.rules.model.SiteModel;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 class TwoProcessorsIT {
     private static final int COUNT = 6_000;
     private static final long STEP_MS = 50;
-    private static final long CLOSE_AT = SyntheticFlows.T0 + COUNT * STEP_MS + 70_000;
+    private static final long CLOSE_AT = SyntheticCluster.T0 + COUNT * STEP_MS + 70_000;
     private static final String APP = "it-two";
 
     @TempDir
@@ -40,12 +41,12 @@ class TwoProcessorsIT {
 
     @Test
     void twoInstancesProcessEachPartitionOnceAndTogetherEqualOne() throws Exception {
-        List<FlowRecord> records = new ArrayList<>(SyntheticFlows.flows(COUNT, STEP_MS, "t"));
-        records.addAll(SyntheticFlows.closers(CLOSE_AT, "t"));
+        List<FlowRecord> records = new ArrayList<>(SyntheticCluster.flows(COUNT, STEP_MS, "t"));
+        records.addAll(SyntheticCluster.closers(CLOSE_AT, "t"));
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).build()) {
             broker.start();
             String bootstrap = broker.bootstrap();
-            Path sites = Files.writeString(dir.resolve("sites.yaml"), SyntheticFlows.SITES);
+            Path sites = Files.writeString(dir.resolve("sites.yaml"), SyntheticCluster.SITES);
             try (InProcessProcessor one = InProcessProcessor.start(bootstrap, sites, dir.resolve("state-1"), APP);
                     InProcessProcessor two = InProcessProcessor.start(bootstrap, sites, dir.resolve("state-2"), APP)) {
                 Awaitility.await().atMost(Topics.WAIT).until(() -> one.state() == KafkaStreams.State.RUNNING
@@ -61,15 +62,15 @@ class TwoProcessorsIT {
                 assertThat(first).as("tasks of both").doesNotContainAnyElementsOf(second);
                 assertThat(first.size() + second.size()).as("all tasks").isEqualTo(allTasks());
 
-                AuditReport expected = Offline.audit(SyntheticFlows.SITES, records, 60_000);
+                AuditReport expected = Offline.audit(SyntheticCluster.SITES, records, 60_000);
                 List<Verdict> expectedWindows = Offline.closedBefore(expected, CLOSE_AT);
                 assertThat(Offline.json(Topics.windowVerdicts(bootstrap, expectedWindows.size())))
                         .containsExactlyElementsOf(Offline.json(expectedWindows));
 
-                SiteModel model = Offline.model(SyntheticFlows.SITES);
+                SiteModel model = Offline.model(SyntheticCluster.SITES);
                 Awaitility.await().atMost(Topics.WAIT).ignoreExceptions().untilAsserted(() -> {
-                    List<Verdict> a = one.localCumulativeVerdicts(model, SyntheticFlows.SITES);
-                    List<Verdict> b = two.localCumulativeVerdicts(model, SyntheticFlows.SITES);
+                    List<Verdict> a = one.localCumulativeVerdicts(model, SyntheticCluster.SITES);
+                    List<Verdict> b = two.localCumulativeVerdicts(model, SyntheticCluster.SITES);
                     assertThat(a).as("pairs held by both").extracting(Verdict::server)
                             .doesNotContainAnyElementsOf(b.stream().map(Verdict::server).toList());
                     List<Verdict> together = new ArrayList<>(a);

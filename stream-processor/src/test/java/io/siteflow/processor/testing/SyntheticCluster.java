@@ -1,17 +1,17 @@
-package io.siteflow.cli.pipeline;
+package io.siteflow.processor.testing;
 
 import io.siteflow.model.FlowRecord;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Flow records with known content for the pipeline tests: three app servers in region2 talking to the
- * database and a cluster peer in region1, record {@code n} starting {@code n * stepMs} after {@link #T0}, so
- * the records span many windows. Every record has a unique id. Stateless.
+ * Flow records with known content for the pipeline tests and the streams benchmark: three app servers in
+ * region2 talking to the database and a cluster peer in region1 as seen by one edge agent, and the site model
+ * that audits them. Every record has a unique id. Stateless.
  */
-final class SyntheticFlows {
+public final class SyntheticCluster {
     /** The site model the synthetic records are audited with: three audited servers, DB and T3 rules. */
-    static final String SITES = """
+    public static final String SITES = """
             threshold: 0.90
             minCrossBytes: 1000
             defaults: none
@@ -28,33 +28,35 @@ final class SyntheticFlows {
               - { name: oracle-ports, category: DB, ports: [1521] }
               - { name: t3, category: CLUSTER, ports: [7001] }
             """;
-    static final List<String> SERVERS = List.of("10.2.0.20", "10.2.0.21", "10.2.0.22");
-    static final long T0 = 1_764_000_000_000L;
-    static final String AGENT = "edge-b";
+    /** The audited servers; record n is server n % 3's. */
+    public static final List<String> SERVERS = List.of("10.2.0.20", "10.2.0.21", "10.2.0.22");
+    /** A whole minute, the base event time. */
+    public static final long T0 = 1_764_000_000_000L;
+    /** The agent every record comes from. */
+    public static final String AGENT = "edge-b";
 
-    private SyntheticFlows() {
+    private SyntheticCluster() {
     }
 
     /**
-     * Record {@code n}: server n % 3; every fifth record is T3 to wls1, the rest DB; sizes vary with n; each
-     * server uses 40 pooled connections (source ports), as a JDBC pool would.
+     * Record {@code n} starting at {@code start}: server n % 3; every fifth record is T3 to wls1, the rest DB;
+     * sizes vary with n; each server uses 40 pooled connections (source ports), as a JDBC pool would.
      */
-    static FlowRecord flow(int n, long stepMs, String idPrefix) {
-        String server = SERVERS.get(n % SERVERS.size());
+    public static FlowRecord flow(long n, long start, String id) {
+        String server = SERVERS.get((int) (n % SERVERS.size()));
         boolean t3 = n % 5 == 4;
-        long start = T0 + n * stepMs;
         long bytes = 1_000 + n % 97;
         long rbytes = 3_000 + n % 89;
-        return new FlowRecord(FlowRecord.SCHEMA, AGENT, "eth0", start, start + 50, 6, server, 40_000 + (n / 3) % 40,
-                t3 ? "10.1.0.20" : "10.1.0.10", t3 ? 7001 : 1521, bytes, 3, rbytes, 4, bytes + 42, rbytes + 56,
-                0x1b, 0x1b, null, t3 ? "t3" : "oracle-tns", null, false, idPrefix + "-" + n);
+        return new FlowRecord(FlowRecord.SCHEMA, AGENT, "eth0", start, start + 50, 6, server,
+                (int) (40_000 + (n / 3) % 40), t3 ? "10.1.0.20" : "10.1.0.10", t3 ? 7001 : 1521, bytes, 3, rbytes, 4,
+                bytes + 42, rbytes + 56, 0x1b, 0x1b, null, t3 ? "t3" : "oracle-tns", null, false, id);
     }
 
-    /** Records 0..count-1. */
-    static List<FlowRecord> flows(int count, long stepMs, String idPrefix) {
+    /** Records 0..count-1, record n starting {@code n * stepMs} after {@link #T0}, ids {@code <prefix>-<n>}. */
+    public static List<FlowRecord> flows(int count, long stepMs, String idPrefix) {
         List<FlowRecord> out = new ArrayList<>(count);
         for (int n = 0; n < count; n++) {
-            out.add(flow(n, stepMs, idPrefix));
+            out.add(flow(n, T0 + n * stepMs, idPrefix + "-" + n));
         }
         return out;
     }
@@ -64,7 +66,7 @@ final class SyntheticFlows {
      * server's task's stream time past the last data window's end plus grace, so those windows close.
      * Part of the data (counted in cumulative totals); its own window stays open.
      */
-    static List<FlowRecord> closers(long start, String idPrefix) {
+    public static List<FlowRecord> closers(long start, String idPrefix) {
         List<FlowRecord> out = new ArrayList<>();
         for (String server : SERVERS) {
             out.add(new FlowRecord(FlowRecord.SCHEMA, AGENT, "eth0", start, start, 6, server, 39_999, "10.1.0.10",
