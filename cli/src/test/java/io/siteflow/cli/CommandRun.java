@@ -6,9 +6,9 @@ import java.io.StringWriter;
 import picocli.CommandLine;
 
 /** Runs {@code siteflow ARGS} in-process and keeps the exit code and both outputs. */
-record CommandRun(int exitCode, String out, String err) {
+public record CommandRun(int exitCode, String out, String err) {
 
-    static CommandRun of(String... args) {
+    public static CommandRun of(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cl = AgentMain.commandLine(new SiteflowCommand());

@@ -3,6 +3,7 @@ package io.siteflow.cli.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.siteflow.agent.testing.NetnsLab;
+import io.siteflow.cli.CommandRun;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;
@@ -68,7 +69,7 @@ class BrokerOutageIT {
             String bootstrap = first.bootstrap();
             try (InProcessProcessor p = InProcessProcessor.start(bootstrap, sites, dir.resolve("state"), "it-outage")) {
                 long seconds = OUTAGE.toSeconds() + 30;
-                CompletableFuture<Siteflow> agent = CompletableFuture.supplyAsync(() -> Siteflow.run("capture",
+                CompletableFuture<CommandRun> agent = CompletableFuture.supplyAsync(() -> CommandRun.of("capture",
                         "-i", NetnsLab.IF_A, "-F", lab.addressB() + "/32", "--agent", "edge-a", "-s",
                         Long.toString(seconds), "--active-timeout", "2", "--idle-timeout", "5",
                         "--bootstrap", bootstrap, "--json", json.toString(),
@@ -89,7 +90,7 @@ class BrokerOutageIT {
                     Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofSeconds(1))
                             .until(() -> System.nanoTime() - down >= OUTAGE.toNanos() + 10_000_000_000L);
                 }
-                Siteflow capture = agent.get(seconds + 60, TimeUnit.SECONDS);
+                CommandRun capture = agent.get(seconds + 60, TimeUnit.SECONDS);
                 assertThat(capture.exitCode()).as(capture.err()).isZero();
                 Matcher m = KAFKA_LINE.matcher(capture.err());
                 assertThat(m.find()).as(capture.err()).isTrue();

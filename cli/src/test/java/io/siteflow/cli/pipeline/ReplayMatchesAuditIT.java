@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.siteflow.agent.synth.CapturePoint;
 import io.siteflow.agent.synth.StretchedClusterScenario;
+import io.siteflow.cli.CommandRun;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;
 import io.siteflow.rules.verdict.Verdict;
@@ -52,7 +53,7 @@ class ReplayMatchesAuditIT {
                 .capturePoint(CapturePoint.regionEdge("region2", 75_000)).build().write(capture);
         sites = Files.copy(Path.of(System.getProperty("siteflow.root", "..")).resolve("deploy/conf/sites.yaml"),
                 dir.resolve("sites.yaml"));
-        Siteflow audit = Siteflow.run("audit", capture.toString(), "--sites", sites.toString(), "--format", "json");
+        CommandRun audit = CommandRun.of("audit", capture.toString(), "--sites", sites.toString(), "--format", "json");
         assertThat(audit.exitCode()).as(audit.err()).isZero();
         report = JSON.readTree(audit.out());
         assertThat(report.get("windows").size()).isGreaterThanOrEqualTo(6);
@@ -85,7 +86,7 @@ class ReplayMatchesAuditIT {
                 args.addAll(captureArgs);
                 args.addAll(List.of("--bootstrap", broker.bootstrap(), "--agent", "edge-b", "--spool-dir",
                         run.resolve("spool").toString()));
-                Siteflow replay = Siteflow.run(args.toArray(String[]::new));
+                CommandRun replay = CommandRun.of(args.toArray(String[]::new));
                 assertThat(replay.exitCode()).as(replay.err()).isZero();
 
                 Awaitility.await().atMost(Topics.WAIT).ignoreExceptions().untilAsserted(() -> assertThat(
