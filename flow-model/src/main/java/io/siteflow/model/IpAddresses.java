@@ -79,21 +79,36 @@ public final class IpAddresses {
         return new long[] {0, v4Lo(parseV4(s))};
     }
 
+    /** Dotted quad to int, without allocating (it runs several times per record in the stream processor). */
     static int parseV4(String s) {
-        String[] parts = s.split("\\.", -1);
-        if (parts.length != 4) {
+        int dots = 0;
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) == '.') {
+                dots++;
+            }
+        }
+        if (dots != 3) {
             throw new IllegalArgumentException("\"" + s + "\" is not an IPv4 address");
         }
         int v = 0;
-        for (String p : parts) {
-            if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(Character::isDigit)) {
+        int octet = 0;
+        int digits = 0;
+        for (int i = 0; i <= s.length(); i++) {
+            char c = i < s.length() ? s.charAt(i) : '.';
+            if (c >= '0' && c <= '9' && digits < 3) {
+                octet = octet * 10 + (c - '0');
+                digits++;
+            } else if (c == '.' && digits > 0) {
+                if (octet > 255) {
+                    throw new IllegalArgumentException("\"" + s + "\" is not an IPv4 address: " + octet
+                            + " is above 255");
+                }
+                v = (v << 8) | octet;
+                octet = 0;
+                digits = 0;
+            } else {
                 throw new IllegalArgumentException("\"" + s + "\" is not an IPv4 address");
             }
-            int n = Integer.parseInt(p);
-            if (n > 255) {
-                throw new IllegalArgumentException("\"" + s + "\" is not an IPv4 address: " + n + " is above 255");
-            }
-            v = (v << 8) | n;
         }
         return v;
     }
