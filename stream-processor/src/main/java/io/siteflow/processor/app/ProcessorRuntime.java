@@ -11,6 +11,7 @@ import io.siteflow.processor.query.StreamsQueries;
 import io.siteflow.processor.topology.ModelCache;
 import io.siteflow.processor.topology.PipelineMetrics;
 import io.siteflow.processor.topology.SiteflowTopology;
+import io.siteflow.processor.topology.TopologyConfig;
 import java.time.Clock;
 import java.time.Duration;
 import org.apache.kafka.streams.CloseOptions;
@@ -40,12 +41,16 @@ public final class ProcessorRuntime implements AutoCloseable {
         this.metrics = metrics;
     }
 
-    /** Builds the topology and the Kafka Streams instance (not started). */
+    /**
+     * Builds the topology and the Kafka Streams instance (not started). Asks Kafka for the partitions of
+     * {@code siteflow.flows}, which the topology's own {@code by-server} topic gets too.
+     */
     public static ProcessorRuntime create(ProcessorSettings settings, InstanceClient client) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         PipelineMetrics metrics = new PipelineMetrics(registry);
         ModelCache models = new ModelCache();
-        KafkaStreams streams = new KafkaStreams(SiteflowTopology.build(settings.topology(), models, metrics),
+        TopologyConfig topology = settings.topology().withPartitions(Startup.flowsPartitions(settings));
+        KafkaStreams streams = new KafkaStreams(SiteflowTopology.build(topology, models, metrics),
                 settings.streamsProperties());
         Cluster cluster = settings.httpPort() > 0
                 ? Cluster.of(streams, new HostInfo(settings.advertisedHost(), settings.httpPort()))

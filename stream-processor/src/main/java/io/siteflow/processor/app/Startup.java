@@ -14,6 +14,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What {@code siteflow process} does before Kafka Streams starts: creates the missing siteflow topics and
@@ -21,6 +23,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * wins, every instance and restart reads it). Stateless.
  */
 final class Startup {
+    private static final Logger LOG = LoggerFactory.getLogger(Startup.class);
     private Startup() {
     }
 
@@ -44,6 +47,21 @@ final class Startup {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("publish site model: interrupted", e);
+        }
+    }
+
+    /**
+     * The partitions of {@code siteflow.flows}, which the topology's {@code by-server} topic gets too (see
+     * {@code RouteStep}); the configured count when the topic does not exist yet or Kafka does not answer.
+     */
+    static int flowsPartitions(ProcessorSettings settings) {
+        Map<String, Object> client = new HashMap<>(settings.kafka());
+        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
+        try (Admin admin = Admin.create(clientOnly(client))) {
+            return TopicAdmin.partitions(admin, TopologySpec.FLOWS).orElse(settings.topics().partitions());
+        } catch (TopicAdmin.TopicAdminException e) {
+            LOG.warn("{}; the by-server topic gets {} partitions", e.getMessage(), settings.topics().partitions());
+            return settings.topics().partitions();
         }
     }
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -12,6 +13,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,6 +67,28 @@ public final class TopicAdmin {
             throw new TopicAdminException("interrupted while creating topics", e);
         } catch (ExecutionException | TimeoutException e) {
             throw new TopicAdminException("cannot list topics: " + message(e), e);
+        }
+    }
+
+    /**
+     * The number of partitions of {@code topic}; empty when the topic does not exist.
+     *
+     * @throws TopicAdminException when the cluster does not answer within 30 s
+     */
+    public static OptionalInt partitions(Admin admin, String topic) {
+        try {
+            return OptionalInt.of(admin.describeTopics(List.of(topic)).allTopicNames()
+                    .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(topic).partitions().size());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TopicAdminException("interrupted while describing " + topic, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return OptionalInt.empty();
+            }
+            throw new TopicAdminException("cannot describe topic " + topic + ": " + message(e), e.getCause());
+        } catch (TimeoutException e) {
+            throw new TopicAdminException("cannot describe topic " + topic + ": " + message(e), e);
         }
     }
 

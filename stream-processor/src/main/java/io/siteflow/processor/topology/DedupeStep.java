@@ -9,12 +9,17 @@ import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * Drops a record whose {@code id} was seen before, so a record re-sent after an agent outage, a spool replay or a
- * restart counts once. A re-sent record is the same record: same id, same event time ({@code start}), so one
- * point lookup (id, time) in a window store finds its first copy; the store's segments expire after the dedupe
- * retention. All records of one agent and server share a key and so a partition: a re-sent record meets its
- * first copy in the same task. {@link SeenIds} spares the store read for ids that are certainly new; the newest
- * event time put is kept in the meta store (written on commit) so that a restarted task knows which times its
- * filter covers.
+ * restart counts once. All records of one agent and server share a key and so a partition: a re-sent record meets
+ * its first copy in the same task. Two ways, by the id's form:
+ * <ul>
+ *   <li>the agent's ids, {@code <run>-<counter>}: one bit per counter ({@link SeenRuns}, written on commit);</li>
+ *   <li>any other id: a re-sent record is the same record, same id and same event time ({@code start}), so one
+ *   point lookup (id, time) in a window store finds its first copy; the store's segments expire after the
+ *   dedupe retention. {@link SeenIds} spares the store read for ids that are certainly new; the newest event
+ *   time put is kept in the meta store (written on commit) so that a restarted task knows which times its
+ *   filter covers.</li>
+ * </ul>
+ * An id is remembered for at least the dedupe retention (agent ids: until every counter near it is older).
  */
 final class DedupeStep implements FixedKeyProcessor<byte[], FlowRecord, FlowRecord> {
     static final String NEWEST = "newest-id-time";
@@ -23,9 +28,12 @@ final class DedupeStep implements FixedKeyProcessor<byte[], FlowRecord, FlowReco
     private WindowStore<String, Long> seen;
     private WriteBehind<Long> meta;
     private SeenIds filter;
+    private SeenRuns runs;
+    private final long retentionMs;
 
-    DedupeStep(PipelineMetrics metrics) {
+    DedupeStep(PipelineMetrics metrics, long retentionMs) {
         this.metrics = metrics;
+        this.retentionMs = retentionMs;
     }
 
     @Override
@@ -36,14 +44,25 @@ final class DedupeStep implements FixedKeyProcessor<byte[], FlowRecord, FlowReco
         this.meta = new WriteBehind<>(metaStore);
         Long newest = meta.get(NEWEST);
         this.filter = new SeenIds(newest == null ? Long.MIN_VALUE : newest);
+        this.runs = new SeenRuns(context.getStateStore(TopologySpec.DEDUPE_RUNS_STORE), retentionMs);
         CommitHook hook = context.getStateStore(TopologySpec.DEDUPE_COMMIT_HOOK);
-        hook.onCommit(this::flush, meta::discard);
+        hook.onCommit(this::flush, this::discard);
     }
 
     @Override
     public void process(FixedKeyRecord<byte[], FlowRecord> rec) {
         String id = rec.value().id();
         long t = rec.timestamp();
+        int dash = id.lastIndexOf('-');
+        long counter = SeenRuns.counter(id, dash);
+        if (counter >= 0) {
+            if (runs.firstTime(id.substring(0, dash), counter, t)) {
+                context.forward(rec);
+            } else {
+                metrics.duplicates.increment();
+            }
+            return;
+        }
         if (!filter.certainlyNew(id, t) && seen.fetch(id, t) != null) {
             metrics.duplicates.increment();
             return;
@@ -59,5 +78,11 @@ final class DedupeStep implements FixedKeyProcessor<byte[], FlowRecord, FlowReco
             meta.put(NEWEST, filter.newest());
         }
         meta.flush();
+        runs.flush();
+    }
+
+    private void discard() {
+        meta.discard();
+        runs.discard();
     }
 }

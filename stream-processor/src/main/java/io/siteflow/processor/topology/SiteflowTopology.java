@@ -13,6 +13,7 @@ import static io.siteflow.processor.topology.TopologySpec.STRING;
 import static io.siteflow.processor.topology.TopologySpec.VERDICTS;
 
 import io.siteflow.model.FlowRecord;
+import java.util.Map;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Branched;
@@ -69,16 +70,25 @@ public final class SiteflowTopology {
                 .mapValues(v -> ((Parsed.Bad) v).deadLetterJson(), Named.as("dead-letter"))
                 .to(DLQ, Produced.with(BYTES, STRING).withName("to-dlq"));
 
-        KStream<String, Output> out = parsed
+        Map<String, KStream<String, Routed>> routed = parsed
                 // readable records go on
                 .filter((k, v) -> v instanceof Parsed.Ok, Named.as("readable"))
                 .mapValues(v -> ((Parsed.Ok) v).record(), Named.as("record"))
                 // drop a record whose id was seen within the dedupe retention
-                .processValues(() -> new DedupeStep(metrics), Named.as("dedupe"), StateStores.DEDUPE_STORES)
+                .processValues(() -> new DedupeStep(metrics, config.dedupeRetention().toMillis()), Named.as("dedupe"), StateStores.DEDUPE_STORES)
                 // classify; keep records of audited pairs, keyed by each audited server they concern
-                .<String, FlowRecord>process(() -> new RouteStep(models, metrics), Named.as("route"))
-                // all records of one server meet in one task
-                .repartition(Repartitioned.with(STRING, FLOW_RECORD).withName(TopologySpec.BY_SERVER))
+                .process(() -> new RouteStep(models, metrics, config.partitions()), Named.as("route"))
+                .split(Named.as("route-"))
+                .branch((k, v) -> v.here(), Branched.as("here"))
+                .defaultBranch(Branched.as("elsewhere"));
+        // a record read in its server's partition is audited by this task; the others go to their server's task
+        KStream<String, FlowRecord> here = routed.get("route-here").mapValues(Routed::record, Named.as("here"));
+        KStream<String, FlowRecord> moved = routed.get("route-elsewhere")
+                .mapValues(Routed::record, Named.as("elsewhere"))
+                .repartition(Repartitioned.with(STRING, FLOW_RECORD).withName(TopologySpec.BY_SERVER)
+                        .withNumberOfPartitions(config.partitions()));
+
+        KStream<String, Output> out = here.merge(moved, Named.as("to-audit"))
                 // observer rule, window and cumulative aggregates, close windows, verdicts and alerts
                 .process(() -> new AuditStep(config, models, agents, metrics), Named.as("audit"),
                         StateStores.AUDIT_STORES);

@@ -19,8 +19,8 @@ import org.apache.kafka.streams.state.WindowStore;
  */
 final class StateStores {
     /** The stores of the dedupe step. */
-    static final String[] DEDUPE_STORES = {TopologySpec.DEDUPE_STORE, TopologySpec.DEDUPE_META_STORE,
-        TopologySpec.DEDUPE_COMMIT_HOOK};
+    static final String[] DEDUPE_STORES = {TopologySpec.DEDUPE_STORE, TopologySpec.DEDUPE_RUNS_STORE,
+        TopologySpec.DEDUPE_META_STORE, TopologySpec.DEDUPE_COMMIT_HOOK};
     /** The stores of the audit step. */
     static final String[] AUDIT_STORES = {TopologySpec.OBSERVER_STORE, TopologySpec.OPEN_WINDOW_STORE,
         TopologySpec.CUMULATIVE_STORE, TopologySpec.CONNECTION_STORE, TopologySpec.HISTORY_STORE, TopologySpec.LATEST_STORE,
@@ -33,6 +33,7 @@ final class StateStores {
     static void addTo(StreamsBuilder builder, TopologyConfig config) {
         builder.addStateStore(window(TopologySpec.DEDUPE_STORE, config.dedupeRetention(), Serdes.Long(), false)
                 .withCachingEnabled());
+        builder.addStateStore(writtenOnCommit(TopologySpec.DEDUPE_RUNS_STORE, TopologySpec.SEEN_CHUNK));
         builder.addStateStore(writtenOnCommit(TopologySpec.DEDUPE_META_STORE, Serdes.Long()));
         builder.addStateStore(CommitHook.builder(TopologySpec.DEDUPE_COMMIT_HOOK));
         builder.addStateStore(writtenOnCommit(TopologySpec.OBSERVER_STORE, TopologySpec.STRING));
@@ -53,7 +54,7 @@ final class StateStores {
                 .withCachingEnabled();
     }
 
-    /** A store the audit step writes through {@link WriteBehind} when the task commits: no cache of its own. */
+    /** A store a step writes through {@link WriteBehind} when the task commits: no cache of its own. */
     private static <V> StoreBuilder<KeyValueStore<String, V>> writtenOnCommit(String name, Serde<V> values) {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), TopologySpec.STRING, values)
                 .withCachingDisabled();

@@ -13,14 +13,16 @@ import java.util.Objects;
  * @param historyRetention how long closed-window verdicts and alerts are kept for reports
  * @param baseline         event time from the first record during which cross-site peers are learnt
  *                         silently; a peer first seen after it raises a {@code NEW_PEER} alert
+ * @param partitions       partitions of the {@code by-server} topic: those of {@code siteflow.flows}, so that a
+ *                         record already in its server's partition is audited where it is read
  */
 public record TopologyConfig(String applicationId, Duration window, Duration grace, Duration dedupeRetention,
-                             Duration historyRetention, Duration baseline) {
+                             Duration historyRetention, Duration baseline, int partitions) {
     public static final String DEFAULT_APPLICATION_ID = "siteflow-processor";
 
-    /** Defaults: 1 min windows, 10 s grace, 1 day dedupe, 30 days history, 1 h baseline. */
+    /** Defaults: 1 min windows, 10 s grace, 1 day dedupe, 30 days history, 1 h baseline, 1 partition. */
     public static final TopologyConfig DEFAULTS = new TopologyConfig(DEFAULT_APPLICATION_ID, Duration.ofMinutes(1),
-            Duration.ofSeconds(10), Duration.ofDays(1), Duration.ofDays(30), Duration.ofHours(1));
+            Duration.ofSeconds(10), Duration.ofDays(1), Duration.ofDays(30), Duration.ofHours(1), 1);
 
     public TopologyConfig {
         Objects.requireNonNull(applicationId, "applicationId");
@@ -32,6 +34,9 @@ public record TopologyConfig(String applicationId, Duration window, Duration gra
         positive(dedupeRetention, "dedupe retention");
         positive(baseline, "baseline");
         positive(historyRetention, "history retention");
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
+        }
         if (historyRetention.compareTo(window) < 0) {
             throw new IllegalArgumentException("history retention " + historyRetention + " is shorter than the window "
                     + window);
@@ -39,19 +44,23 @@ public record TopologyConfig(String applicationId, Duration window, Duration gra
     }
 
     public TopologyConfig withApplicationId(String id) {
-        return new TopologyConfig(id, window, grace, dedupeRetention, historyRetention, baseline);
+        return new TopologyConfig(id, window, grace, dedupeRetention, historyRetention, baseline, partitions);
     }
 
     public TopologyConfig withWindow(Duration w, Duration g) {
-        return new TopologyConfig(applicationId, w, g, dedupeRetention, historyRetention, baseline);
+        return new TopologyConfig(applicationId, w, g, dedupeRetention, historyRetention, baseline, partitions);
     }
 
     public TopologyConfig withBaseline(Duration b) {
-        return new TopologyConfig(applicationId, window, grace, dedupeRetention, historyRetention, b);
+        return new TopologyConfig(applicationId, window, grace, dedupeRetention, historyRetention, b, partitions);
     }
 
     public TopologyConfig withHistoryRetention(Duration h) {
-        return new TopologyConfig(applicationId, window, grace, dedupeRetention, h, baseline);
+        return new TopologyConfig(applicationId, window, grace, dedupeRetention, h, baseline, partitions);
+    }
+
+    public TopologyConfig withPartitions(int p) {
+        return new TopologyConfig(applicationId, window, grace, dedupeRetention, historyRetention, baseline, p);
     }
 
     private static void positive(Duration d, String what) {

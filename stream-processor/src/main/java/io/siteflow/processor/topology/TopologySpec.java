@@ -59,6 +59,8 @@ public final class TopologySpec {
     public static final String TALKER_STORE = "talkers";
     /** The dedupe step's newest event time put (so a restarted task knows what its filter covers). */
     public static final String DEDUPE_META_STORE = "seen-ids-meta";
+    /** The dedupe step's ids of the agent's form {@code <run>-<counter>}: {@code run|n} -> bits ({@link SeenRuns}). */
+    public static final String DEDUPE_RUNS_STORE = "seen-runs";
     /** Not a store of data: tells the dedupe step when its task commits ({@link CommitHook}). */
     public static final String DEDUPE_COMMIT_HOOK = "dedupe-commit-hook";
     /** Not a store of data: tells the audit step when its task commits ({@link CommitHook}). */
@@ -75,6 +77,8 @@ public final class TopologySpec {
     public static final Serde<long[]> LIFETIME = Serdes.serdeFrom(
             (topic, l) -> l == null ? null : ByteBuffer.allocate(16).putLong(l[0]).putLong(l[1]).array(),
             (topic, b) -> b == null ? null : new long[] {ByteBuffer.wrap(b).getLong(0), ByteBuffer.wrap(b).getLong(8)});
+    static final Serde<SeenRuns.Chunk> SEEN_CHUNK = Serdes.serdeFrom(
+            (topic, c) -> c == null ? null : c.toBytes(), (topic, b) -> b == null ? null : SeenRuns.Chunk.fromBytes(topic, b));
     public static final Serde<TalkerStats> TALKER_STATS = Serdes.serdeFrom(
             (topic, t) -> t == null ? null : t.toBytes(), (topic, b) -> b == null ? null : TalkerStats.fromBytes(b));
 

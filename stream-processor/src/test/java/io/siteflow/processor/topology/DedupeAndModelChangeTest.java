@@ -8,6 +8,7 @@ import io.siteflow.model.FlowRecord;
 import io.siteflow.rules.model.Category;
 import io.siteflow.rules.verdict.PairAggregate;
 import java.nio.file.Path;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,13 +41,42 @@ class DedupeAndModelChangeTest {
     }
 
     @Test
+    void countsARecordOfAnotherIdFormSentTwiceOnce() {
+        FlowRecord r = flow().at(T0).id("replay:7f3a").bytes(1500, 500).build();
+        d.send(r);
+        d.send(flow().at(T0 + 5_000).id("run-007").bytes(10, 0));
+        d.send(r);
+        d.send(flow().at(T0 + 5_000).id("run-007").bytes(10, 0));
+
+        assertThat(d.cumulative("10.2.0.20|region1").crossBytes()).isEqualTo(2010);
+        assertThat(d.metrics.duplicates()).isEqualTo(2);
+    }
+
+    @Test
     void countsTheSameIdAgainAfterTheDedupeRetention() {
         long later = T0 + TopologyConfig.DEFAULTS.dedupeRetention().toMillis() + 1;
-        d.send(flow().at(T0).id("x-1").bytes(100, 0));
-        d.send(flow().at(later).id("x-1").bytes(100, 0));
+        d.send(flow().at(T0).id("replay:x").bytes(100, 0));
+        d.send(flow().at(later).id("replay:x").bytes(100, 0));
 
         assertThat(d.cumulative("10.2.0.20|region1").crossBytes()).isEqualTo(200);
         assertThat(d.metrics.duplicates()).isZero();
+    }
+
+    @Test
+    void forgetsTheCountersOfARunOnceAllAreOlderThanTheDedupeRetention() {
+        long later = T0 + TopologyConfig.DEFAULTS.dedupeRetention().toMillis() + 3_600_000L;
+        d.send(flow().at(T0).id("x-1").bytes(100, 0));
+        d.send(flow().at(T0 + 1).id("x-1").bytes(100, 0));
+        KeyValueStore<String, SeenRuns.Chunk> runs = d.driver.getKeyValueStore(TopologySpec.DEDUPE_RUNS_STORE);
+        assertThat(runs.get("x|0")).isNotNull();
+
+        d.send(flow().at(later).id("y-4097").bytes(100, 0)); // the sweep after this record's commit deletes x|0
+        assertThat(runs.get("x|0")).isNull();
+        assertThat(runs.get("y|1").newest).isEqualTo(later);
+        d.send(flow().at(later).id("x-1").bytes(100, 0));
+
+        assertThat(d.cumulative("10.2.0.20|region1").crossBytes()).isEqualTo(300);
+        assertThat(d.metrics.duplicates()).isEqualTo(1);
     }
 
     @Test
