@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Streaming pipeline benchmark, in one JVM on an embedded single-node Kafka (io.siteflow.bench.StreamsBench):
 #   throughput: (b) the siteflow topology (exactly_once_v2, as `siteflow process` runs it) processes WARMUP
-#               records, then N more sent at once, timed until the verdicts hold them all; (a) a bare
+#               records, then N more put on the topic while it is paused, timed from its resume until the
+#               verdicts hold them all (no producer running meanwhile, as for the bare consumer); (a) a bare
 #               KafkaConsumer reads and parses the same records with FlowRecordJson; ratio (b)/(a)
 #   latency:    RATE records/s for SECONDS; export (producer send) -> the cumulative verdict of the record's
 #               pair includes it (polled every 25 ms through StreamsQueries, as GET /api/verdicts; a query costs ~12 ms); p50/p99/max

@@ -37,8 +37,8 @@ import org.apache.kafka.streams.KafkaStreams;
  * <ol>
  *   <li><b>throughput</b>: the siteflow topology, started as {@code siteflow process} starts it
  *   ({@code exactly_once_v2}), first processes {@code WARMUP} records (environment, default 100,000: the JIT
- *   compiler takes a core for the first ~30 s), then {@code N} more, sent as fast as a producer goes and timed
- *   from the first of them parsed until the cumulative verdicts hold all their bytes; afterwards, with the
+ *   compiler takes a core for the first ~30 s), then {@code N} more, put on the topic while processing is paused
+ *   and timed from the resume until the cumulative verdicts hold all their bytes; afterwards, with the
  *   topology stopped, a bare {@link KafkaConsumer} reads and parses the same WARMUP + N records with
  *   {@link FlowRecordJson}, timed over the last N; the ratio of the two rates;</li>
  *   <li><b>latency</b> at {@code RATE} records/s for {@code SECONDS}: export = the producer's {@code send()} of
@@ -55,6 +55,7 @@ public final class StreamsBench {
      * query takes 12-25 ms); at 20 ms a 600,000-record run measured 27,431 records/s, at 200 ms 37,519.
      */
     static final int THROUGHPUT_POLL_MS = 100;
+    static final int SETTLE_MAX_S = 300;
     static final long T0 = SyntheticCluster.T0;
     static final List<String> SERVERS = SyntheticCluster.SERVERS;
     static final String SITES = SyntheticCluster.SITES;
@@ -247,11 +248,13 @@ public final class StreamsBench {
     }
 
     /**
-     * Records/s through the warm topology: the warm-up records are sent and processed completely (verdicts hold
-     * their bytes); then the N measured records are sent (by another thread, as fast as the producer goes) and
-     * timed from the first of them parsed to the moment the cumulative verdicts, read as {@code GET
-     * /api/verdicts} reads them, hold every record's bytes: both halves of the topology (parse, dedupe, route;
-     * repartition; audit) busy at once, as under a sustained load.
+     * Records/s through the warm topology, on the same footing as the bare consumer: the warm-up records are sent
+     * and processed completely (verdicts hold their bytes); then processing is paused
+     * ({@link KafkaStreams#pause()}), the N measured records are put on the topic, processing resumes, and the
+     * time runs from the resume to the moment the cumulative verdicts, read as {@code GET /api/verdicts} reads
+     * them, hold every record's bytes. So no producer shares the two cores while the topology is timed (the bare
+     * consumer is timed without one too), and both halves of the topology work at once. (Until 2026-11-30 the
+     * records were sent while the topology ran.)
      */
     private static double topology(String bootstrap, ProcessorRuntime rt, Preloaded pre) throws Exception {
         send(bootstrap, 0, pre.warmup());
@@ -259,14 +262,14 @@ public final class StreamsBench {
         while (!java.util.Arrays.equals(crossBytes(rt), warm)) {
             Thread.sleep(THROUGHPUT_POLL_MS);
         }
-        long parsedBefore = rt.metrics().recordsIn();
+        settleJit();
         int total = pre.counted(pre.totals());
-        Thread sender = new Thread(() -> send(bootstrap, pre.warmup(), total), "bench-preload");
-        sender.start();
-        while (rt.metrics().recordsIn() == parsedBefore) {
-            Thread.sleep(1);
-        }
+        rt.streams().pause();
+        send(bootstrap, pre.warmup(), total);
+        long parsedBefore = rt.metrics().recordsIn();
+        ThreadCpu cpu = ThreadCpu.take();
         long t1 = System.nanoTime();
+        rt.streams().resume();
         long[] all = pre.totals();
         long nextReport = t1;
         while (true) {
@@ -276,26 +279,37 @@ public final class StreamsBench {
             }
             if (System.nanoTime() >= nextReport) { // progress: records counted by the verdicts, records parsed
                 System.err.printf(Locale.ROOT, "streams-bench: progress %d counted, %d parsed%n",
-                        now[0] < 0 ? 0 : pre.counted(now), rt.metrics().recordsIn());
+                        now[0] < 0 ? 0 : pre.counted(now) - pre.warmup(), rt.metrics().recordsIn() - parsedBefore);
                 nextReport += 2_000_000_000L;
             }
             Thread.sleep(THROUGHPUT_POLL_MS);
         }
         double s = (System.nanoTime() - t1) / 1e9;
-        sender.join();
         int measured = total - pre.warmup();
         System.err.printf(Locale.ROOT, "streams-bench: topology %d records after %d warm-up records in %.2f s "
                 + "(parse step ran %d times)%n", measured, pre.warmup(), s, rt.metrics().recordsIn());
+        System.err.println("streams-bench: topology cpu: " + ThreadCpu.take().since(cpu, s));
         return measured / s;
     }
 
-    private static boolean atLeast(long[] now, long[] floor) {
-        for (int i = 0; i < now.length; i++) {
-            if (now[i] < floor[i]) {
-                return false;
+    /**
+     * Waits (at most {@value #SETTLE_MAX_S} s) until the JIT compilers have used less than a tenth of a core for
+     * two seconds: on two cores the C2 thread works through its queue for minutes after the warm-up records and
+     * took 40% of the CPU in the timed phase (ThreadCpu) when the timing started at once.
+     */
+    private static void settleJit() throws InterruptedException {
+        long start = System.nanoTime();
+        ThreadCpu before = ThreadCpu.take();
+        while (System.nanoTime() - start < SETTLE_MAX_S * 1_000_000_000L) {
+            Thread.sleep(2_000);
+            ThreadCpu now = ThreadCpu.take();
+            if (now.jit() - before.jit() < 0.2) {
+                break;
             }
+            before = now;
         }
-        return true;
+        System.err.printf(Locale.ROOT, "streams-bench: waited %.0f s for the JIT compiler to go quiet%n",
+                (System.nanoTime() - start) / 1e9);
     }
 
     /** Cross-site bytes of each server's cumulative verdict, as GET /api/verdicts gives them; -1 while not ready. */
