@@ -12,10 +12,14 @@ import io.siteflow.processor.topology.ModelCache;
 import io.siteflow.processor.topology.PipelineMetrics;
 import io.siteflow.processor.topology.SiteflowTopology;
 import io.siteflow.processor.topology.TopologyConfig;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Properties;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
@@ -43,15 +47,19 @@ public final class ProcessorRuntime implements AutoCloseable {
 
     /**
      * Builds the topology and the Kafka Streams instance (not started). Asks Kafka for the partitions of
-     * {@code siteflow.flows}, which the topology's own {@code by-server} topic gets too.
+     * {@code siteflow.flows}, which the topology's own {@code by-server} topic gets too. Removes the local state
+     * of tasks an earlier version had and this one does not ({@link StaleTaskDirs}).
      */
     public static ProcessorRuntime create(ProcessorSettings settings, InstanceClient client) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         PipelineMetrics metrics = new PipelineMetrics(registry);
         ModelCache models = new ModelCache();
         TopologyConfig topology = settings.topology().withPartitions(Startup.flowsPartitions(settings));
-        KafkaStreams streams = new KafkaStreams(SiteflowTopology.build(topology, models, metrics),
-                settings.streamsProperties());
+        Topology built = SiteflowTopology.build(topology, models, metrics);
+        Properties props = settings.streamsProperties();
+        KafkaStreams streams = new KafkaStreams(built, props);
+        StaleTaskDirs.remove(Path.of(props.getProperty(StreamsConfig.STATE_DIR_CONFIG),
+                props.getProperty(StreamsConfig.APPLICATION_ID_CONFIG)), built);
         Cluster cluster = settings.httpPort() > 0
                 ? Cluster.of(streams, new HostInfo(settings.advertisedHost(), settings.httpPort()))
                 : Cluster.SINGLE;
