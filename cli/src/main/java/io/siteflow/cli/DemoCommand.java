@@ -35,9 +35,10 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "demo", separator = " ", mixinStandardHelpOptions = true, sortOptions = false,
         header = "Everything on one machine: Kafka, processor, dashboard and an agent replaying a sample.",
-        description = {"Starts an embedded Kafka broker (KRaft), the stream processor with the dashboard and an",
-            "agent replaying a stretched Oracle FMW cluster (region1 with the database, region2 with wls3 at",
-            "93% DB share and wls4 at 80%) in real time. Prints the dashboard's URL; Ctrl-C stops everything.", ""})
+        description = {"Starts an embedded Kafka broker (KRaft), the stream processor with the dashboard and an "
+            + "agent replaying a stretched Oracle FMW cluster (region1 with the database, region2 with wls3 at "
+            + "93%% DB share and wls4 at 80%%) in real time. Prints the dashboard's URL; Ctrl-C stops everything.",
+            ""})
 public final class DemoCommand implements Callable<Integer> {
     static final String SAMPLE_SITES = "/io/siteflow/cli/sites.yaml";
 
