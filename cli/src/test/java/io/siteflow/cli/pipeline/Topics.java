@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -24,6 +25,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -44,16 +46,34 @@ final class Topics {
                 new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    /** Sends records to {@code siteflow.flows} keyed by their source (the local server) and waits for the acks. */
+    /**
+     * Sends records to {@code siteflow.flows} keyed by their source (the local server) and waits for the acks;
+     * throws when one was not written.
+     */
     static void send(String bootstrap, List<FlowRecord> records) {
         try (KafkaProducer<byte[], byte[]> p = producer(bootstrap)) {
-            records.forEach(r -> sendAsync(p, r));
+            List<Future<RecordMetadata>> acks = records.stream().map(r -> sendAsync(p, r)).toList();
             p.flush();
+            for (int i = 0; i < acks.size(); i++) {
+                try {
+                    acks.get(i).get();
+                } catch (ExecutionException e) {
+                    throw new AssertionError("record " + i + " of " + acks.size() + " not written", e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new AssertionError("interrupted while waiting for the acks", e);
+                }
+            }
         }
     }
 
-    static void sendAsync(KafkaProducer<byte[], byte[]> p, FlowRecord r) {
-        p.send(new ProducerRecord<>(SiteflowTopics.FLOWS, bytes(r.src()), FlowRecordJson.toBytes(r)));
+    static Future<RecordMetadata> sendAsync(KafkaProducer<byte[], byte[]> p, FlowRecord r) {
+        return p.send(record(r));
+    }
+
+    /** {@code r} as a record of {@code siteflow.flows} keyed by its source. */
+    static ProducerRecord<byte[], byte[]> record(FlowRecord r) {
+        return new ProducerRecord<>(SiteflowTopics.FLOWS, bytes(r.src()), FlowRecordJson.toBytes(r));
     }
 
     static byte[] bytes(String s) {
