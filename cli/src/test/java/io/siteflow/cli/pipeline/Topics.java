@@ -39,10 +39,18 @@ final class Topics {
     private Topics() {
     }
 
-    /** An idempotent producer of raw keys and values. */
+    /**
+     * An idempotent producer of raw keys and values with one request in flight, so that its batches reach each
+     * partition in order even while the topic is being created. With more in flight, a batch that meets a
+     * partition whose leader is not ready yet (NOT_LEADER_OR_FOLLOWER for a moment after the topic is created) can
+     * be overtaken by the next one, which the broker (Kafka 4.4) accepts as the producer's first batch whatever its
+     * sequence number (KAFKA-15591); every retry of the first batch is then refused as an out-of-order sequence
+     * until the delivery timeout drops its records.
+     */
     static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
         return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 5),
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 5,
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1),
                 new ByteArraySerializer(), new ByteArraySerializer());
     }
 
