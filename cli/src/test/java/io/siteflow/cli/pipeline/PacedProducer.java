@@ -6,17 +6,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 
 /**
  * Sends a list of records to {@code siteflow.flows} at a steady rate (a batch every 10 ms) on its own thread,
- * as agents would, until all are sent. {@link #close()} stops it.
+ * as agents would, until all are sent. {@link #done()} throws once a record could not be written.
+ * {@link #close()} stops it.
  */
 final class PacedProducer implements AutoCloseable {
     private final List<FlowRecord> records;
     private final KafkaProducer<byte[], byte[]> producer;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     private final AtomicInteger sent = new AtomicInteger();
+    private final AtomicReference<AssertionError> failure = new AtomicReference<>();
     private final int perTick;
 
     private PacedProducer(String bootstrap, List<FlowRecord> records, int perSecond) {
@@ -35,7 +38,12 @@ final class PacedProducer implements AutoCloseable {
         int from = sent.get();
         int to = Math.min(records.size(), from + perTick);
         for (int i = from; i < to; i++) {
-            Topics.sendAsync(producer, records.get(i));
+            int n = i;
+            producer.send(Topics.record(records.get(i)), (md, e) -> {
+                if (e != null) {
+                    failure.compareAndSet(null, new AssertionError("record " + n + " not written", e));
+                }
+            });
         }
         sent.set(to);
         if (to == records.size()) {
@@ -49,8 +57,12 @@ final class PacedProducer implements AutoCloseable {
         return sent.get();
     }
 
-    /** True once every record has been sent and acknowledged. */
+    /** True once every record has been sent and acknowledged; throws when one was not written. */
     boolean done() {
+        AssertionError e = failure.get();
+        if (e != null) {
+            throw e;
+        }
         return timer.isTerminated();
     }
 

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -24,6 +25,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -37,23 +39,49 @@ final class Topics {
     private Topics() {
     }
 
-    /** An idempotent producer of raw keys and values. */
+    /**
+     * An idempotent producer of raw keys and values with one request in flight, so that its batches reach each
+     * partition in order even while the topic is being created. With more in flight, a batch that meets a
+     * partition whose leader is not ready yet (NOT_LEADER_OR_FOLLOWER for a moment after the topic is created) can
+     * be overtaken by the next one, which the broker (Kafka 4.4) accepts as the producer's first batch whatever its
+     * sequence number (KAFKA-15591); every retry of the first batch is then refused as an out-of-order sequence
+     * until the delivery timeout drops its records.
+     */
     static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
         return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 5),
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 5,
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1),
                 new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    /** Sends records to {@code siteflow.flows} keyed by their source (the local server) and waits for the acks. */
+    /**
+     * Sends records to {@code siteflow.flows} keyed by their source (the local server) and waits for the acks;
+     * throws when one was not written.
+     */
     static void send(String bootstrap, List<FlowRecord> records) {
         try (KafkaProducer<byte[], byte[]> p = producer(bootstrap)) {
-            records.forEach(r -> sendAsync(p, r));
+            List<Future<RecordMetadata>> acks = records.stream().map(r -> sendAsync(p, r)).toList();
             p.flush();
+            for (int i = 0; i < acks.size(); i++) {
+                try {
+                    acks.get(i).get();
+                } catch (ExecutionException e) {
+                    throw new AssertionError("record " + i + " of " + acks.size() + " not written", e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new AssertionError("interrupted while waiting for the acks", e);
+                }
+            }
         }
     }
 
-    static void sendAsync(KafkaProducer<byte[], byte[]> p, FlowRecord r) {
-        p.send(new ProducerRecord<>(SiteflowTopics.FLOWS, bytes(r.src()), FlowRecordJson.toBytes(r)));
+    static Future<RecordMetadata> sendAsync(KafkaProducer<byte[], byte[]> p, FlowRecord r) {
+        return p.send(record(r));
+    }
+
+    /** {@code r} as a record of {@code siteflow.flows} keyed by its source. */
+    static ProducerRecord<byte[], byte[]> record(FlowRecord r) {
+        return new ProducerRecord<>(SiteflowTopics.FLOWS, bytes(r.src()), FlowRecordJson.toBytes(r));
     }
 
     static byte[] bytes(String s) {
