@@ -43,6 +43,9 @@ public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, 
         kafka = Map.copyOf(kafka);
     }
 
+    /** Kafka Streams commits (and the queries see new state) this often unless {@code --kafka} says otherwise. */
+    public static final long COMMIT_INTERVAL_MS = 500;
+
     /** The Kafka Streams properties: siteflow's defaults, then {@code --kafka} overrides. */
     public Properties streamsProperties() {
         Properties p = new Properties();
@@ -55,6 +58,9 @@ public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, 
         // a task reads siteflow.flows (timestamped by arrival) and by-server (by event time): waiting for one to
         // order records by timestamp across both means nothing here, and the check formats log text for every
         // record when one of them is empty (5% of the stream thread in bench/streams.sh)
+        // exactly-once commits every 100 ms by default; 500 ms measured 67 k records/s against 53 k with export ->
+        // verdict p99 626 ms against 264 ms (docs/BENCHMARKS.md); 1 s gained nothing more
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, String.valueOf(COMMIT_INTERVAL_MS));
         p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, String.valueOf(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED));
         if (httpPort > 0) {
             p.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertisedHost + ":" + httpPort);

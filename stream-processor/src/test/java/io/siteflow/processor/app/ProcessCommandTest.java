@@ -90,7 +90,18 @@ class ProcessCommandTest {
                 .containsEntry("application.server", "node1:8080")
                 .containsEntry("application.id", "siteflow-processor")
                 .containsEntry("replication.factor", "3")
+                .containsEntry("commit.interval.ms", "500")
+                .containsEntry("max.task.idle.ms", "-1")
                 .containsEntry("topics", "6 partitions, replication 3");
         assertThat(d.toString()).doesNotContain("t0ken", "password=y");
+    }
+
+    @Test
+    void kafkaOptionsOverrideTheCommitInterval() {
+        ProcessorSettings s = new ProcessorSettings("127.0.0.1:9092", Path.of("sites.yaml"), 0, "127.0.0.1",
+                "127.0.0.1", "", Map.of("commit.interval.ms", "100"), dir,
+                io.siteflow.processor.topology.TopologyConfig.DEFAULTS, io.siteflow.processor.broker.SiteflowTopics.SINGLE_NODE);
+
+        assertThat(s.streamsProperties().getProperty("commit.interval.ms")).isEqualTo("100");
     }
 }
