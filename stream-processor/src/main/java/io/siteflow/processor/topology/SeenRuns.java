@@ -30,7 +30,8 @@ final class SeenRuns {
     private Chunk last;
 
     SeenRuns(KeyValueStore<String, Chunk> store, long retentionMs) {
-        this.chunks = new WriteBehind<>(store);
+        // a run fills a chunk and moves on: keep at most ~0.5 MB of them in memory
+        this.chunks = new WriteBehind<>(store, 1_000);
         this.retentionMs = retentionMs;
     }
 

@@ -11,19 +11,26 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * live objects, changed in memory, and written back by {@link #flush()} when the task commits
  * ({@link CommitHook}), so a key updated by many records in one commit interval costs one serialisation and one
  * changelog record. The store must not be cached (a write at commit goes straight to its changelog, inside the
- * transaction). Live objects beyond {@value #MAX_LIVE} are dropped after a flush (read again when needed), which
- * bounds the memory. Not thread-safe (one per task); build a new one when the task is initialised again.
+ * transaction). Live objects beyond {@value #MAX_LIVE} (or the count given) are dropped after a flush (read again
+ * when needed), which bounds the memory. Not thread-safe (one per task); build a new one when the task is initialised again.
  *
  * @param <V> the value type; values are mutable objects changed in place and marked with {@link #put}
  */
 final class WriteBehind<V> {
     static final int MAX_LIVE = 100_000;
     private final KeyValueStore<String, V> store;
+    private final int maxLive;
     private final Map<String, V> live = new HashMap<>();
     private final Set<String> dirty = new LinkedHashSet<>();
 
     WriteBehind(KeyValueStore<String, V> store) {
+        this(store, MAX_LIVE);
+    }
+
+    /** @param maxLive how many live objects to keep after a flush before dropping them all */
+    WriteBehind(KeyValueStore<String, V> store, int maxLive) {
         this.store = store;
+        this.maxLive = maxLive;
     }
 
     /** The value at {@code key}, live or read from the store; null when there is none. */
@@ -59,7 +66,7 @@ final class WriteBehind<V> {
             store.put(key, live.get(key));
         }
         dirty.clear();
-        if (live.size() > MAX_LIVE) {
+        if (live.size() > maxLive) {
             live.clear();
         }
     }
