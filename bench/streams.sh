@@ -6,14 +6,14 @@
 #               KafkaConsumer reads and parses the same records with FlowRecordJson; ratio (b)/(a)
 #   latency:    RATE records/s for SECONDS; export (producer send) -> the cumulative verdict of the record's
 #               pair includes it (polled every 25 ms through StreamsQueries, as GET /api/verdicts; a query costs ~12 ms); p50/p99/max
-# Prints a Markdown table. Environment: N (200000), WARMUP (100000, records processed before the timing starts),
+# Prints a Markdown table. Environment: N (1000000; the bare consumer reads 200,000 records in under a second, too short to time steadily), WARMUP (100000, records processed before the timing starts),
 # RATE (10000), DURATION (30, seconds), STREAMS_KAFKA (Kafka Streams properties, "k=v k=v", as --kafka),
 # BOOTSTRAP (host:port of a broker in its own process, e.g. `siteflow broker --port 19092 --data-dir <fresh dir>`,
 # instead of one embedded in the benchmark's JVM; give it a fresh data directory for every run).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-N="${N:-200000}"
+N="${N:-1000000}"
 RATE="${RATE:-10000}"
 DURATION="${DURATION:-30}"
 BENCH_JAR="$ROOT/bench/target/siteflow-bench-0.1.0-SNAPSHOT.jar"
