@@ -23,12 +23,15 @@ import org.apache.kafka.streams.state.WindowStore;
  */
 final class DedupeStep implements FixedKeyProcessor<byte[], FlowRecord, FlowRecord> {
     static final String NEWEST = "newest-id-time";
+    /** Agent ids with event times up to this may be in the window store (put by a version before seen-runs). */
+    static final String AGENT_IDS_UNTIL = "agent-ids-in-window-store-until";
     private final PipelineMetrics metrics;
     private FixedKeyProcessorContext<byte[], FlowRecord> context;
     private WindowStore<String, Long> seen;
     private WriteBehind<Long> meta;
     private SeenIds filter;
     private SeenRuns runs;
+    private Long agentIdsUntil;
     private final long retentionMs;
 
     DedupeStep(PipelineMetrics metrics, long retentionMs) {
@@ -56,7 +59,7 @@ final class DedupeStep implements FixedKeyProcessor<byte[], FlowRecord, FlowReco
         int dash = id.lastIndexOf('-');
         long counter = SeenRuns.counter(id, dash);
         if (counter >= 0) {
-            if (runs.firstTime(id.substring(0, dash), counter, t)) {
+            if (runs.firstTime(id.substring(0, dash), counter, t) && !inWindowStore(id, t)) {
                 context.forward(rec);
             } else {
                 metrics.duplicates.increment();
@@ -72,6 +75,23 @@ final class DedupeStep implements FixedKeyProcessor<byte[], FlowRecord, FlowReco
         context.forward(rec);
     }
 
+    /**
+     * True when an agent id is in the window store: only possible for event times up to the newest one that store
+     * held when this task first ran with {@link SeenRuns} (an earlier version put every id there), so a record
+     * sent before an upgrade and re-sent after it still counts once. Fixed at the task's first record.
+     */
+    private boolean inWindowStore(String id, long t) {
+        if (agentIdsUntil == null) {
+            agentIdsUntil = meta.store().get(AGENT_IDS_UNTIL);
+            if (agentIdsUntil == null) {
+                Long newest = meta.store().get(NEWEST);
+                agentIdsUntil = newest == null ? Long.MIN_VALUE : newest;
+                meta.put(AGENT_IDS_UNTIL, agentIdsUntil);
+            }
+        }
+        return t <= agentIdsUntil && seen.fetch(id, t) != null;
+    }
+
     private void flush() {
         Long stored = meta.get(NEWEST);
         if (stored == null || stored < filter.newest()) {
@@ -84,5 +104,6 @@ final class DedupeStep implements FixedKeyProcessor<byte[], FlowRecord, FlowReco
     private void discard() {
         meta.discard();
         runs.discard();
+        agentIdsUntil = null;
     }
 }

@@ -9,6 +9,7 @@ import io.siteflow.rules.model.Category;
 import io.siteflow.rules.verdict.PairAggregate;
 import java.nio.file.Path;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.WindowStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,6 +51,23 @@ class DedupeAndModelChangeTest {
 
         assertThat(d.cumulative("10.2.0.20|region1").crossBytes()).isEqualTo(2010);
         assertThat(d.metrics.duplicates()).isEqualTo(2);
+    }
+
+    @Test
+    void countsAnAgentRecordSeenByAVersionBeforeSeenRunsOnce() {
+        // the state an earlier version left: every id in the window store, its newest time in the meta store
+        WindowStore<String, Long> seen = d.driver.getWindowStore(TopologySpec.DEDUPE_STORE);
+        seen.put("run7-42", T0, T0);
+        KeyValueStore<String, Long> meta = d.driver.getKeyValueStore(TopologySpec.DEDUPE_META_STORE);
+        meta.put(DedupeStep.NEWEST, T0);
+
+        d.send(flow().at(T0).id("run7-42").bytes(1500, 500).build());
+        d.send(flow().at(T0).id("run7-43").bytes(10, 0).build());
+        d.send(flow().at(T0 + 1).id("run7-44").bytes(7, 0).build()); // later than the window store's newest
+
+        assertThat(d.cumulative("10.2.0.20|region1").crossBytes()).isEqualTo(17);
+        assertThat(d.metrics.duplicates()).isEqualTo(1);
+        assertThat(meta.get(DedupeStep.AGENT_IDS_UNTIL)).isEqualTo(T0);
     }
 
     @Test
