@@ -127,7 +127,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     private static CaptureOptions agentOptions(Path capture, String bootstrap) {
         return new CaptureOptions(null, capture, List.of(Cidr.parse("10.1.0.0/16")), "region2-edge", bootstrap,
-                Map.of(), null, false, null, 10, false, 256, 64 << 20, null, Duration.ofSeconds(10),
+                Map.of(), null, false, null, 10, false, 256, 64 << 20, null, null, Duration.ofSeconds(10),
                 Duration.ofSeconds(30), 262_144, capture.resolveSibling("spool"), 256L << 20, true, true);
     }
 

@@ -106,7 +106,7 @@ public final class AgentRunner {
                     Sources.l7Tracker());
             CapturePipeline pipeline = new CapturePipeline(filter, table, report,
                     lt -> problems.add(FileReplay.unsupported(source.name(), lt)));
-            try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), pipeline, source, this::agentDrops);
+            try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), options.metricsBind(), pipeline, source, this::agentDrops);
                     AutoCloseable heartbeats = Heartbeats.start(sinks.kafka(), options, source, pipeline, metrics)) {
                 capture(source, pipeline, problems);
                 table.flushAll();

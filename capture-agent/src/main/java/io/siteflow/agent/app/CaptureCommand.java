@@ -4,6 +4,7 @@ import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.agent.publish.kafka.KafkaClientProperties;
 import io.siteflow.model.Cidr;
+import io.siteflow.model.IpAddresses;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -119,8 +120,13 @@ public final class CaptureCommand implements Callable<Integer> {
     int bufferMb;
 
     @Option(names = "--metrics-port", paramLabel = "PORT",
-            description = "Serve Prometheus metrics on http://127.0.0.1:PORT/metrics.")
+            description = "Serve Prometheus metrics on http://ADDRESS:PORT/metrics (ADDRESS: --metrics-bind).")
     Integer metricsPort;
+
+    @Option(names = "--metrics-bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+            description = "The address the metrics endpoint listens on: an IP address of this host, or 0.0.0.0 "
+                    + "for all, so that a central Prometheus can scrape it. Default: ${DEFAULT-VALUE} (this host only).")
+    String metricsBind;
 
     @Option(names = "--active-timeout", paramLabel = "SECONDS", defaultValue = "10",
             description = "A running flow exports an interim record this often. Default: ${DEFAULT-VALUE}.")
@@ -169,6 +175,11 @@ public final class CaptureCommand implements Callable<Integer> {
         if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
             throw usage("--metrics-port " + metricsPort + ": is not a port (0-65535)");
         }
+        try {
+            IpAddresses.parse(metricsBind);
+        } catch (IllegalArgumentException e) {
+            throw usage("--metrics-bind " + e.getMessage());
+        }
         if (activeTimeout <= 0 || idleTimeout <= 0) {
             throw usage("--active-timeout and --idle-timeout must be positive");
         }
@@ -201,6 +212,7 @@ public final class CaptureCommand implements Callable<Integer> {
                 : Path.of(System.getProperty("user.home"), ".local", "state", "siteflow", "spool", agentId);
         return new CaptureOptions(source.iface, source.file, remote, agentId,
                 bootstrap, clientProps, json, text, seconds, lines, ports, snaplen, bufferMb << 20, metricsPort,
+                metricsBind,
                 Duration.ofSeconds(activeTimeout), Duration.ofSeconds(idleTimeout), flowCfg.maxFlows(), spool,
                 spoolMaxMb << 20, realtime, loop);
     }

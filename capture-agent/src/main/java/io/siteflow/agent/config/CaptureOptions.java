@@ -24,6 +24,7 @@ import java.util.Map;
  * @param snaplen        live: bytes captured per packet
  * @param bufferBytes    live: kernel ring buffer
  * @param metricsPort    Prometheus endpoint port, or null
+ * @param metricsBind    address the Prometheus endpoint listens on (an IP literal); null for loopback
  * @param activeTimeout  interim record period
  * @param idleTimeout    idle end of a flow
  * @param maxFlows       flow table bound
@@ -47,6 +48,7 @@ public record CaptureOptions(
         int snaplen,
         int bufferBytes,
         Integer metricsPort,
+        String metricsBind,
         Duration activeTimeout,
         Duration idleTimeout,
         int maxFlows,

@@ -39,9 +39,10 @@ public final class AgentMetrics implements AutoCloseable {
     }
 
     /**
-     * Registers the meters of a capture and serves them when {@code port} is not null (0 picks a free port).
+     * Registers the meters of a capture and serves them when {@code port} is not null (0 picks a free port), on
+     * {@code bind} (an IP literal, {@code 0.0.0.0} for every interface; null for loopback).
      */
-    public static AgentMetrics start(Integer port, CapturePipeline pipeline, PacketSource source,
+    public static AgentMetrics start(Integer port, String bind, CapturePipeline pipeline, PacketSource source,
             LongSupplier agentDrops) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         bind(registry, pipeline, source);
@@ -50,9 +51,11 @@ public final class AgentMetrics implements AutoCloseable {
         HttpServer server = null;
         if (port != null) {
             try {
-                server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
+                InetAddress address = bind == null ? InetAddress.getLoopbackAddress() : InetAddress.getByName(bind);
+                server = HttpServer.create(new InetSocketAddress(address, port), 0);
             } catch (IOException e) {
-                throw new UncheckedIOException("metrics: port " + port + ": " + e.getMessage(), e);
+                throw new UncheckedIOException("metrics: " + (bind == null ? "port " : bind + " port ") + port + ": "
+                        + e.getMessage(), e);
             }
             server.createContext("/metrics", ex -> {
                 byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);

@@ -136,6 +136,13 @@ class CaptureCommandTest {
     }
 
     @Test
+    void metricsBindThatIsNotAnAddressIsAUsageError() {
+        Run r = run("-r", "x.pcap", "--metrics-port", "9464", "--metrics-bind", "agents.example");
+        assertThat(r.code()).isEqualTo(64);
+        assertThat(r.err()).startsWith("siteflow capture: --metrics-bind \"agents.example\" is not an IPv4 address");
+    }
+
+    @Test
     void missingFileIsExitCodeTwo() {
         Run r = run("-r", dir.resolve("missing.pcap").toString());
         assertThat(r.code()).isEqualTo(2);
@@ -178,7 +185,7 @@ class CaptureCommandTest {
         Run r = run("--help");
         assertThat(r.code()).isZero();
         assertThat(r.out()).containsPattern("-F +CIDR +A remote-site network").containsPattern("-i +IFACE +Capture live")
-                .contains("--json [FILE]", "--bootstrap HOST:PORT", "--snaplen BYTES", "--metrics-port PORT",
+                .contains("--json [FILE]", "--bootstrap HOST:PORT", "--snaplen BYTES", "--metrics-port PORT", "--metrics-bind ADDRESS",
                         "--spool-dir DIR", "--kafka-config FILE", "Exit codes:", "64   wrong usage");
     }
 

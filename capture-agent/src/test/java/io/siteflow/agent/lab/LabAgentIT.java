@@ -78,7 +78,7 @@ class LabAgentIT {
 
     private static CaptureOptions options(String iface, Path json) {
         return new CaptureOptions(iface, null, List.of(Cidr.parse(LabTopology.CIDR_R1)), "lab-it", null, Map.of(),
-                json.toString(), false, null, 10, false, 256, 64 << 20, null, Duration.ofSeconds(10),
+                json.toString(), false, null, 10, false, 256, 64 << 20, null, null, Duration.ofSeconds(10),
                 Duration.ofSeconds(30), 262_144, Path.of("/nonexistent-spool"), 1 << 20, false, false);
     }
 

@@ -1,6 +1,7 @@
 package io.siteflow.agent.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.siteflow.agent.app.CapturePipeline;
 import io.siteflow.agent.capture.CaptureStats;
@@ -16,6 +17,7 @@ import io.siteflow.agent.synth.Endpoint;
 import io.siteflow.agent.synth.Frames;
 import io.siteflow.model.Cidr;
 import io.siteflow.model.FlowRecord;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -50,17 +52,19 @@ class AgentMetricsTest {
         }
     }
 
+    private static final FlowSink NO_SINK = new FlowSink() {
+        @Override
+        public void accept(FlowRecord r) {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
     @Test
     void servesPacketDecodeFilterDropAndFlowCountersInPrometheusFormat() throws Exception {
-        FlowSink sink = new FlowSink() {
-            @Override
-            public void accept(FlowRecord r) {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        FlowSink sink = NO_SINK;
         RemoteSiteFilter filter = new RemoteSiteFilter(List.of(Cidr.parse("10.1.0.0/16")));
         FlowTable table = new FlowTable(FlowTableConfig.DEFAULTS, new RecordFactory("a", "eth0", "r"), sink, L7Tracker.NONE);
         CapturePipeline pipeline = new CapturePipeline(filter, table, null, lt -> { });
@@ -70,7 +74,7 @@ class AgentMetricsTest {
         pipeline.onPacket(1_000_000_000L, 1, local, 0, local.length, local.length);
         pipeline.onPacket(1_000_000_000L, 1, new byte[5], 0, 5, 5);
 
-        try (AgentMetrics m = AgentMetrics.start(0, pipeline, new FixedSource(), () -> 4)) {
+        try (AgentMetrics m = AgentMetrics.start(0, null, pipeline, new FixedSource(), () -> 4)) {
             HttpResponse<String> r = HttpClient.newHttpClient().send(
                     HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.port() + "/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString());
@@ -85,6 +89,24 @@ class AgentMetricsTest {
                     .contains("siteflow_agent_interface_drops_total 1.0")
                     .contains("siteflow_agent_handoff_drops_total 4.0")
                     .contains("siteflow_agent_flows_active 1.0");
+        }
+    }
+
+    @Test
+    void listensOnTheAddressItIsGivenOnly() throws Exception {
+        FlowSink sink = NO_SINK;
+        FlowTable table = new FlowTable(FlowTableConfig.DEFAULTS, new RecordFactory("a", "eth0", "r"), sink, L7Tracker.NONE);
+        CapturePipeline pipeline = new CapturePipeline(new RemoteSiteFilter(List.of()), table, null, lt -> { });
+        HttpClient http = HttpClient.newHttpClient();
+
+        try (AgentMetrics m = AgentMetrics.start(0, "127.0.0.2", pipeline, new FixedSource(), () -> 0)) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.2:" + m.port()
+                    + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.body()).contains("siteflow_agent_kernel_drops_total 7.0");
+            assertThatThrownBy(() -> http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.port()
+                    + "/metrics")).build(), HttpResponse.BodyHandlers.ofString())).isInstanceOf(ConnectException.class);
         }
     }
 }

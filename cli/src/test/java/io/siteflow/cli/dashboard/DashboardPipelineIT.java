@@ -74,7 +74,7 @@ class DashboardPipelineIT {
             await("processor running").atMost(Duration.ofMinutes(2)).until(() -> processor.runtime().isPresent());
             StringWriter agentErr = new StringWriter();
             AgentRunner agent = new AgentRunner(new CaptureOptions(null, capture, List.of(Cidr.parse("10.1.0.0/16")),
-                    AGENT, broker.bootstrap(), Map.of(), null, false, null, 10, false, 256, 64 << 20, null,
+                    AGENT, broker.bootstrap(), Map.of(), null, false, null, 10, false, 256, 64 << 20, null, null,
                     Duration.ofSeconds(10), Duration.ofSeconds(30), 262_144, dir.resolve("spool"), 64L << 20, false,
                     false), new PrintWriter(new StringWriter(), true), new PrintWriter(agentErr, true));
             assertThat(pool.submit(agent::run).get(2, TimeUnit.MINUTES)).as(agentErr.toString()).isZero();

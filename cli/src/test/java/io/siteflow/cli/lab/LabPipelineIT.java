@@ -164,7 +164,7 @@ class LabPipelineIT {
 
     private static CaptureOptions agentOptions(String iface, String bootstrap, Path json) {
         return new CaptureOptions(iface, null, List.of(Cidr.parse(LabTopology.CIDR_R1)), "region2-edge", bootstrap,
-                Map.of(), json.toString(), false, null, 10, false, 256, 64 << 20, null, Duration.ofSeconds(10),
+                Map.of(), json.toString(), false, null, 10, false, 256, 64 << 20, null, null, Duration.ofSeconds(10),
                 Duration.ofSeconds(30), 262_144, json.resolveSibling("spool"), 64L << 20, false, false);
     }
 
