@@ -29,14 +29,12 @@ final class Startup {
 
     /** @throws IllegalStateException naming the step when Kafka refuses or does not answer within 30 s */
     static void prepare(ProcessorSettings settings, String yaml) {
-        Map<String, Object> client = new HashMap<>(settings.kafka());
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
-        try (Admin admin = Admin.create(clientOnly(client))) {
+        try (Admin admin = Admin.create(client(settings))) {
             TopicAdmin.ensureTopics(admin, settings.topics());
         } catch (TopicAdmin.TopicAdminException e) {
             throw new IllegalStateException("topics: " + e.getMessage(), e);
         }
-        Map<String, Object> producer = clientOnly(client);
+        Map<String, Object> producer = client(settings);
         producer.put(ProducerConfig.ACKS_CONFIG, "all");
         producer.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
         try (KafkaProducer<String, String> p = new KafkaProducer<>(producer, new StringSerializer(),
@@ -55,9 +53,7 @@ final class Startup {
      * {@code RouteStep}); the configured count when the topic does not exist yet or Kafka does not answer.
      */
     static int flowsPartitions(ProcessorSettings settings) {
-        Map<String, Object> client = new HashMap<>(settings.kafka());
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
-        try (Admin admin = Admin.create(clientOnly(client))) {
+        try (Admin admin = Admin.create(client(settings))) {
             return TopicAdmin.partitions(admin, TopologySpec.FLOWS).orElse(settings.topics().partitions());
         } catch (TopicAdmin.TopicAdminException e) {
             LOG.warn("{}; the by-server topic gets {} partitions", e.getMessage(), settings.topics().partitions());
@@ -65,8 +61,10 @@ final class Startup {
         }
     }
 
-    /** The {@code --kafka} properties a plain client understands (drops Streams-only ones). */
-    private static Map<String, Object> clientOnly(Map<String, Object> all) {
+    /** The bootstrap and the {@code --kafka} properties a plain client understands (drops Streams-only ones). */
+    private static Map<String, Object> client(ProcessorSettings settings) {
+        Map<String, Object> all = new HashMap<>(settings.kafka());
+        all.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
         Map<String, Object> out = new HashMap<>();
         all.forEach((k, v) -> {
             if (k.equals(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG) || k.startsWith("security.")
