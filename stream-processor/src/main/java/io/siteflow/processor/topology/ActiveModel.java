@@ -5,7 +5,9 @@ import io.siteflow.rules.model.Host;
 import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.verdict.AuditPair;
 import io.siteflow.rules.verdict.AuditPairs;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,23 +15,30 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * A site model in force with what the topology derives from it once: the classifier and the audited pairs
- * indexed by server address and remote site. Immutable and thread-safe.
+ * A site model in force with what the topology derives from it once: the classifier, the audited pairs indexed
+ * by server address, then remote site (two lookups and no string built per record), and each pair's key.
+ * Immutable and thread-safe.
  *
  * @param model    the model
  * @param yaml     the text it was loaded from (as published on {@code siteflow.sites})
  * @param loadedMs when this instance started using it, epoch ms (wall clock)
  */
 public record ActiveModel(SiteModel model, String yaml, long loadedMs, Classifier classifier,
-                          List<AuditPair> pairs, Map<String, AuditPair> pairIndex, Set<String> hostNames) {
+                          List<AuditPair> pairs, Map<String, Map<String, AuditPair>> pairIndex,
+                          Map<AuditPair, String> pairKeys, Set<String> hostNames) {
 
     /** Derives classifier and pairs from a loaded model. */
     public static ActiveModel of(SiteModel model, String yaml, long loadedMs) {
         List<AuditPair> pairs = AuditPairs.of(model);
-        Map<String, AuditPair> index = new HashMap<>();
-        pairs.forEach(p -> index.put(pairKey(p.server().address(), p.remoteSite().name()), p));
+        Map<String, Map<String, AuditPair>> index = new HashMap<>();
+        Map<AuditPair, String> keys = new IdentityHashMap<>();
+        pairs.forEach(p -> {
+            index.computeIfAbsent(p.server().address(), k -> new HashMap<>()).put(p.remoteSite().name(), p);
+            keys.put(p, pairKey(p.server().address(), p.remoteSite().name()));
+        });
         Set<String> names = model.hosts().stream().map(Host::name).collect(Collectors.toUnmodifiableSet());
-        return new ActiveModel(model, yaml, loadedMs, new Classifier(model), pairs, Map.copyOf(index), names);
+        return new ActiveModel(model, yaml, loadedMs, new Classifier(model), pairs, Map.copyOf(index),
+                Collections.unmodifiableMap(keys), names);
     }
 
     /** True when {@code agent} is the host agent of a listed host (its id equals the host's name). */
@@ -39,7 +48,8 @@ public record ActiveModel(SiteModel model, String yaml, long loadedMs, Classifie
 
     /** The audited pair of a server address and a remote site name, if the model audits it. */
     public Optional<AuditPair> pair(String server, String remoteSite) {
-        return Optional.ofNullable(pairIndex.get(pairKey(server, remoteSite)));
+        Map<String, AuditPair> sites = pairIndex.get(server);
+        return Optional.ofNullable(sites == null ? null : sites.get(remoteSite));
     }
 
     /** The pair's key on {@code siteflow.verdicts} and in the stores: {@code server|remoteSite}. */
@@ -50,5 +60,11 @@ public record ActiveModel(SiteModel model, String yaml, long loadedMs, Classifie
     /** The pair's key on {@code siteflow.verdicts} and in the stores: {@code server|remoteSite}. */
     public static String pairKey(AuditPair p) {
         return pairKey(p.server().address(), p.remoteSite().name());
+    }
+
+    /** {@link #pairKey(AuditPair)} of one of this model's pairs, built once when the model was loaded. */
+    public String keyOf(AuditPair p) {
+        String k = pairKeys.get(p);
+        return k != null ? k : pairKey(p);
     }
 }

@@ -30,10 +30,11 @@ final class AggregateStore {
         this.connections = connections;
     }
 
-    /** Adds a record to the aggregate at {@code key}. */
-    void add(String key, FlowRecord r, Classification c, String remoteAddress) {
+    /** Adds a record to the aggregate at {@code key}; true when that made a new aggregate. */
+    boolean add(String key, FlowRecord r, Classification c, String remoteAddress) {
         PairAggregate a = aggregates.get(key);
-        a = a == null ? new PairAggregate() : a;
+        boolean created = a == null;
+        a = created ? new PairAggregate() : a;
         a.add(r, c, remoteAddress);
         a.dbConnections().lifetimes().forEach((conn, l) -> {
             String k = connectionKey(key, conn);
@@ -48,6 +49,7 @@ final class AggregateStore {
         });
         a.dbConnections().clear();
         aggregates.put(key, a);
+        return created;
     }
 
     /** Removes the aggregate at {@code key} with its connections; null when there is none. */

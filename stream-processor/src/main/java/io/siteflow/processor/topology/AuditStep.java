@@ -122,7 +122,7 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
             metrics.otherObserver.increment();
             return;
         }
-        if (!windows.add(ActiveModel.pairKey(pair.get()), r, c, remote, now)) {
+        if (!windows.add(m.keyOf(pair.get()), r, c, remote, now)) {
             metrics.late.increment();
         }
         talkers.add(server, isSrc, remote, c.category(), r);

@@ -65,8 +65,9 @@ final class PairWindows {
             return false;
         }
         String key = pairKey + "|" + w.start();
-        open.add(key, r, c, remoteAddress);
-        index(key);
+        if (open.add(key, r, c, remoteAddress)) {
+            index(key); // a new window (the open ones in the store were indexed at start)
+        }
         return true;
     }
 

@@ -1,9 +1,9 @@
 package io.siteflow.processor.topology;
 
+import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -20,8 +20,22 @@ final class WriteBehind<V> {
     static final int MAX_LIVE = 100_000;
     private final KeyValueStore<String, V> store;
     private final int maxLive;
-    private final Map<String, V> live = new HashMap<>();
-    private final Set<String> dirty = new LinkedHashSet<>();
+    /** Live values by key (a slot with a null value: the store has none), one hash lookup per call. */
+    private final Map<String, Slot<V>> live = new HashMap<>();
+    /** Slots changed since the last flush, in the order they were first changed; removed ones are skipped. */
+    private final List<Slot<V>> dirty = new ArrayList<>();
+
+    /** A key's live value and whether the store still lacks it. */
+    private static final class Slot<V> {
+        final String key;
+        V value;
+        boolean dirty;
+
+        Slot(String key, V value) {
+            this.key = key;
+            this.value = value;
+        }
+    }
 
     WriteBehind(KeyValueStore<String, V> store) {
         this(store, MAX_LIVE);
@@ -35,35 +49,41 @@ final class WriteBehind<V> {
 
     /** The value at {@code key}, live or read from the store; null when there is none. */
     V get(String key) {
-        V v = live.get(key);
-        if (v == null && !live.containsKey(key)) {
-            v = store.get(key);
-            live.put(key, v);
-        }
-        return v;
+        return slot(key).value;
     }
 
     /** Sets (or marks as changed) the value at {@code key}; the store has it after the next flush. */
     void put(String key, V value) {
-        live.put(key, value);
-        dirty.add(key);
+        Slot<V> s = live.get(key);
+        if (s == null) {
+            s = new Slot<>(key, value);
+            live.put(key, s);
+        }
+        s.value = value;
+        if (!s.dirty) {
+            s.dirty = true;
+            dirty.add(s);
+        }
     }
 
     /** Removes the value at {@code key} from memory and from the store now; returns it (null when none). */
     V remove(String key) {
-        V v = get(key);
+        Slot<V> s = slot(key);
         live.remove(key);
-        dirty.remove(key);
-        if (v != null) {
+        s.dirty = false;
+        if (s.value != null) {
             store.delete(key);
         }
-        return v;
+        return s.value;
     }
 
     /** Writes the changed values to the store. */
     void flush() {
-        for (String key : dirty) {
-            store.put(key, live.get(key));
+        for (Slot<V> s : dirty) {
+            if (s.dirty) {
+                store.put(s.key, s.value);
+                s.dirty = false;
+            }
         }
         dirty.clear();
         if (live.size() > maxLive) {
@@ -80,5 +100,14 @@ final class WriteBehind<V> {
     /** The underlying store (for scans, after a {@link #flush()}). */
     KeyValueStore<String, V> store() {
         return store;
+    }
+
+    private Slot<V> slot(String key) {
+        Slot<V> s = live.get(key);
+        if (s == null) {
+            s = new Slot<>(key, store.get(key));
+            live.put(key, s);
+        }
+        return s;
     }
 }

@@ -64,4 +64,34 @@ class WriteBehindTest {
         assertEquals(1L, store.get("a"));
         assertEquals(1L, w.get("a"));
     }
+
+    @Test
+    void aKeyRemovedAndSetAgainBeforeTheFlushIsWrittenWithItsNewValue() {
+        WriteBehind<Long> w = new WriteBehind<>(store);
+        w.put("a", 1L);
+        w.put("b", 2L);
+        w.remove("a");
+        w.put("a", 3L);
+        w.flush();
+        assertEquals(3L, store.get("a"));
+        assertEquals(2L, store.get("b"));
+        w.remove("b");
+        w.flush();
+        assertNull(store.get("b"));
+        assertEquals(3L, store.get("a"));
+    }
+
+    @Test
+    void liveValuesBeyondTheLimitAreDroppedAfterAFlushAndReadAgain() {
+        WriteBehind<Long> w = new WriteBehind<>(store, 2);
+        w.put("a", 1L);
+        w.put("b", 2L);
+        w.put("c", 3L);
+        w.flush();
+        store.put("a", 10L); // visible only because the live values were dropped
+        assertEquals(10L, w.get("a"));
+        w.put("d", 4L);
+        w.flush();
+        assertEquals(4L, store.get("d"));
+    }
 }
