@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Streaming pipeline benchmark, in one JVM on an embedded single-node Kafka (io.siteflow.bench.StreamsBench):
 #   throughput: (b) the siteflow topology (exactly_once_v2, as `siteflow process` runs it) processes WARMUP
-#               records, then N more put on the topic while it is paused, timed from its resume until the
-#               verdicts hold them all (no producer running meanwhile, as for the bare consumer); (a) a bare
-#               KafkaConsumer reads and parses the same records with FlowRecordJson; ratio (b)/(a)
+#               records, then ROUNDS rounds of N more, each put on the topic while it is paused and timed from
+#               its resume until the verdicts hold them all (no producer running meanwhile, as for the bare
+#               consumer); (a) a bare KafkaConsumer reads and parses the same records with FlowRecordJson, timed
+#               per round; ratio of the medians (b)/(a)
 #   latency:    RATE records/s for SECONDS; export (producer send) -> the cumulative verdict of the record's
 #               pair includes it (polled every 25 ms through StreamsQueries, as GET /api/verdicts; a query costs ~12 ms); p50/p99/max
-# Prints a Markdown table. Environment: N (1000000; the bare consumer reads 200,000 records in under a second, too short to time steadily), WARMUP (100000, records processed before the timing starts),
+# Prints a Markdown table. Environment: N (1000000 records per timed round; the bare consumer reads 200,000 records in under a second, too short to time steadily), WARMUP (200000, records processed before the first round), ROUNDS (3; the result is the median round),
 # RATE (10000), DURATION (30, seconds), STREAMS_KAFKA (Kafka Streams properties, "k=v k=v", as --kafka),
 # BOOTSTRAP (host:port of a broker in its own process, e.g. `siteflow broker --port 19092 --data-dir <fresh dir>`,
 # instead of one embedded in the benchmark's JVM; give it a fresh data directory for every run).

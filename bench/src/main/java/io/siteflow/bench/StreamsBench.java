@@ -36,11 +36,11 @@ import org.apache.kafka.streams.KafkaStreams;
  * one JVM on an embedded single-node broker:
  * <ol>
  *   <li><b>throughput</b>: the siteflow topology, started as {@code siteflow process} starts it
- *   ({@code exactly_once_v2}), first processes {@code WARMUP} records (environment, default 100,000: the JIT
- *   compiler takes a core for the first ~30 s), then {@code N} more, put on the topic while processing is paused
- *   and timed from the resume until the cumulative verdicts hold all their bytes; afterwards, with the
- *   topology stopped, a bare {@link KafkaConsumer} reads and parses the same WARMUP + N records with
- *   {@link FlowRecordJson}, timed over the last N; the ratio of the two rates;</li>
+ *   ({@code exactly_once_v2}), first processes {@code WARMUP} records (environment, default 200,000), then
+ *   {@code ROUNDS} rounds (default 3) of {@code N} more, each put on the topic while processing is paused and
+ *   timed from the resume until the cumulative verdicts hold all their bytes; afterwards, with the topology
+ *   stopped, a bare {@link KafkaConsumer} reads and parses the same records with {@link FlowRecordJson}, timed
+ *   over each round's N; the ratio of the two medians;</li>
  *   <li><b>latency</b> at {@code RATE} records/s for {@code SECONDS}: export = the producer's {@code send()} of
  *   a record (the agent's hand-off to Kafka, producer settings as the agent's); verdict update = the first poll
  *   (every {@value #POLL_MS} ms) at which the cumulative verdict of the record's pair includes its bytes.</li>
@@ -85,16 +85,20 @@ public final class StreamsBench {
     private static void run(String bootstrap, Path dir, int n, int rate, int seconds, Path out) throws Exception {
         TopicAdmin.ensureTopics(bootstrap, SiteflowTopics.SINGLE_NODE);
         publishModel(bootstrap);
-        int warmup = Integer.parseInt(System.getenv().getOrDefault("WARMUP", "100000"));
-        Preloaded pre = plan(warmup, n);
-        double streams;
+        int warmup = Integer.parseInt(System.getenv().getOrDefault("WARMUP", "200000"));
+        int rounds = Integer.parseInt(System.getenv().getOrDefault("ROUNDS", "3"));
+        Preloaded pre = plan(warmup, n * rounds);
+        double[] streams;
         LatencyRun.Result lat;
+        String threads;
         try (ProcessorRuntime rt = runtime(bootstrap, dir)) {
-            streams = topology(bootstrap, rt, pre);
+            threads = String.valueOf(rt.streams().metadataForLocalThreads().size());
+            streams = topology(bootstrap, rt, pre, n, rounds);
             lat = new LatencyRun(bootstrap, rt, pre.totals(), rate, seconds, POLL_MS).run();
         }
-        double bare = bareConsumer(bootstrap, warmup, n);
-        Files.writeString(out, table(n, warmup, bare, streams, rate, seconds, lat));
+        double[] floor = StreamsFloor.run(bootstrap, dir.resolve("floor-state"), warmup, n, rounds);
+        double[] bare = bareConsumer(bootstrap, warmup, n, rounds);
+        Files.writeString(out, table(n, warmup, threads, bare, floor, streams, rate, seconds, lat));
     }
 
     /** Record n ({@link SyntheticCluster#flow}): server n % 3 towards the DB, or every fifth towards wls1 over T3. */
@@ -139,11 +143,11 @@ public final class StreamsBench {
             return t;
         }
 
-        /** Running totals once the warm-up records are counted. */
-        long[] afterWarmup() {
+        /** Running totals once the first {@code records} records are counted. */
+        long[] after(int records) {
             long[] t = new long[prefix.length];
             for (int i = 0; i < t.length; i++) {
-                int k = countOf(i, warmup);
+                int k = countOf(i, records);
                 t[i] = k == 0 ? 0 : prefix[i][k - 1];
             }
             return t;
@@ -192,8 +196,12 @@ public final class StreamsBench {
         }
     }
 
-    /** Records/s of a bare consumer that reads and parses warmup + n records, timed over the last n. */
-    private static double bareConsumer(String bootstrap, int warmup, int n) throws FlowRecordFormatException {
+    /**
+     * Records/s of a bare consumer that reads and parses warmup + rounds &times; n records, timed over each
+     * round's n records in turn.
+     */
+    private static double[] bareConsumer(String bootstrap, int warmup, int n, int rounds)
+            throws FlowRecordFormatException {
         Map<String, Object> conf = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000);
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(conf, new ByteArrayDeserializer(),
@@ -202,23 +210,30 @@ public final class StreamsBench {
                     .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
             c.assign(parts);
             c.seekToBeginning(parts);
-            long first = 0;
+            long[] at = new long[rounds + 1]; // when the round's first record was read, and the end
             long bytes = 0;
             int read = 0;
-            while (read < warmup + n) {
+            int total = warmup + n * rounds;
+            while (read < total) {
                 for (ConsumerRecord<byte[], byte[]> r : c.poll(java.time.Duration.ofMillis(100))) {
-                    if (read == warmup) {
-                        first = System.nanoTime();
+                    if (read >= warmup && (read - warmup) % n == 0 && read < total) {
+                        at[(read - warmup) / n] = System.nanoTime();
                     }
                     FlowRecord f = FlowRecordJson.parse(r.value());
                     bytes += f.bytes() + f.rbytes();
                     read++;
                 }
             }
-            double s = (System.nanoTime() - first) / 1e9;
-            System.err.printf(Locale.ROOT, "streams-bench: bare consumer %d records (%d bytes), the last %d in %.2f s%n",
-                    read, bytes, n, s);
-            return n / s;
+            at[rounds] = System.nanoTime();
+            double[] rates = new double[rounds];
+            for (int i = 0; i < rounds; i++) {
+                double s = (at[i + 1] - at[i]) / 1e9;
+                rates[i] = n / s;
+                System.err.printf(Locale.ROOT, "streams-bench: bare consumer round %d: %d records in %.2f s%n",
+                        i + 1, n, s);
+            }
+            System.err.printf(Locale.ROOT, "streams-bench: bare consumer read %d records (%d bytes)%n", read, bytes);
+            return rates;
         }
     }
 
@@ -249,48 +264,54 @@ public final class StreamsBench {
     }
 
     /**
-     * Records/s through the warm topology, on the same footing as the bare consumer: the warm-up records are sent
-     * and processed completely (verdicts hold their bytes); then processing is paused
-     * ({@link KafkaStreams#pause()}), the N measured records are put on the topic, processing resumes, and the
-     * time runs from the resume to the moment the cumulative verdicts, read as {@code GET /api/verdicts} reads
-     * them, hold every record's bytes. So no producer shares the two cores while the topology is timed (the bare
-     * consumer is timed without one too), and both halves of the topology work at once. (Until 2026-11-30 the
-     * records were sent while the topology ran.)
+     * Records/s through the warm topology, on the same footing as the bare consumer, in {@code rounds} rounds:
+     * the warm-up records are sent and processed completely (verdicts hold their bytes); then, each round, once
+     * the JIT compiler is quiet, processing is paused ({@link KafkaStreams#pause()}), the round's n records are
+     * put on the topic, processing resumes, and the time runs from the resume to the moment the cumulative
+     * verdicts, read as {@code GET /api/verdicts} reads them, hold every record's bytes. So no producer shares
+     * the two cores while the topology is timed (the bare consumer is timed without one too). The later rounds
+     * show the steady state a processor running for days is in: the JIT compiler still took a third of the
+     * cores in the first round after a 100,000-record warm-up.
      */
-    private static double topology(String bootstrap, ProcessorRuntime rt, Preloaded pre) throws Exception {
+    private static double[] topology(String bootstrap, ProcessorRuntime rt, Preloaded pre, int n, int rounds)
+            throws Exception {
         send(bootstrap, 0, pre.warmup());
-        long[] warm = pre.afterWarmup();
+        long[] warm = pre.after(pre.warmup());
         while (!java.util.Arrays.equals(crossBytes(rt), warm)) {
             Thread.sleep(THROUGHPUT_POLL_MS);
         }
-        settleJit();
-        int total = pre.counted(pre.totals());
-        rt.streams().pause();
-        send(bootstrap, pre.warmup(), total);
-        long parsedBefore = rt.metrics().recordsIn();
-        ThreadCpu cpu = ThreadCpu.take();
-        long t1 = System.nanoTime();
-        rt.streams().resume();
-        long[] all = pre.totals();
-        long nextReport = t1;
-        while (true) {
-            long[] now = crossBytes(rt);
-            if (java.util.Arrays.equals(now, all)) {
-                break;
+        double[] rates = new double[rounds];
+        for (int round = 0; round < rounds; round++) {
+            int from = pre.warmup() + round * n;
+            settleJit();
+            rt.streams().pause();
+            send(bootstrap, from, from + n);
+            long parsedBefore = rt.metrics().recordsIn();
+            ThreadCpu cpu = ThreadCpu.take();
+            long t1 = System.nanoTime();
+            rt.streams().resume();
+            long[] all = pre.after(from + n);
+            long nextReport = t1;
+            while (true) {
+                long[] now = crossBytes(rt);
+                if (java.util.Arrays.equals(now, all)) {
+                    break;
+                }
+                if (System.nanoTime() >= nextReport) { // progress: records counted by the verdicts, records parsed
+                    System.err.printf(Locale.ROOT, "streams-bench: progress %d counted, %d parsed%n",
+                            now[0] < 0 ? 0 : pre.counted(now) - from, rt.metrics().recordsIn() - parsedBefore);
+                    nextReport += 2_000_000_000L;
+                }
+                Thread.sleep(THROUGHPUT_POLL_MS);
             }
-            if (System.nanoTime() >= nextReport) { // progress: records counted by the verdicts, records parsed
-                System.err.printf(Locale.ROOT, "streams-bench: progress %d counted, %d parsed%n",
-                        now[0] < 0 ? 0 : pre.counted(now) - pre.warmup(), rt.metrics().recordsIn() - parsedBefore);
-                nextReport += 2_000_000_000L;
-            }
-            Thread.sleep(THROUGHPUT_POLL_MS);
+            double s = (System.nanoTime() - t1) / 1e9;
+            rates[round] = n / s;
+            System.err.printf(Locale.ROOT, "streams-bench: round %d: topology %d records after %d in %.2f s "
+                    + "(parse step ran %d times)%n", round + 1, n, from, s, rt.metrics().recordsIn());
+            System.err.println("streams-bench: round " + (round + 1) + " topology cpu: "
+                    + ThreadCpu.take().since(cpu, s));
         }
-        double s = (System.nanoTime() - t1) / 1e9;
-        int measured = total - pre.warmup();
-        System.err.printf(Locale.ROOT, "streams-bench: topology %d records after %d warm-up records in %.2f s "
-                + "(parse step ran %d times)%n", measured, pre.warmup(), s, rt.metrics().recordsIn());
-        System.err.println("streams-bench: topology cpu: " + ThreadCpu.take().since(cpu, s));
-        return measured / s;
+        return rates;
     }
 
     /**
@@ -333,15 +354,36 @@ public final class StreamsBench {
         return out;
     }
 
-    private static String table(int n, int warmup, double bare, double streams, int rate, int seconds, LatencyRun.Result lat) {
+    /** The median of the rates (the lower middle one for an even count). */
+    static double median(double[] rates) {
+        double[] sorted = rates.clone();
+        java.util.Arrays.sort(sorted);
+        return sorted[(sorted.length - 1) / 2];
+    }
+
+    private static String rounds(double[] rates) {
+        StringBuilder b = new StringBuilder();
+        for (double r : rates) {
+            b.append(b.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%,.0f", r));
+        }
+        return b.toString();
+    }
+
+    private static String table(int n, int warmup, String threads, double[] bare, double[] floor, double[] streams,
+                                int rate, int seconds, LatencyRun.Result lat) {
         StringBuilder b = new StringBuilder();
         b.append("| measure | value |\n|---|---|\n");
-        b.append(String.format(Locale.ROOT, "| bare consumer + FlowRecordJson, %,d records after %,d warm-up | %,.0f records/s |%n", n,
-                warmup, bare));
-        b.append(String.format(Locale.ROOT, "| siteflow topology (exactly_once_v2), same records after the same warm-up | %,.0f records/s |%n",
-                streams));
-        b.append(String.format(Locale.ROOT, "| **ratio topology / bare consumer** (goal >= 0.5) | **%.2f** |%n",
-                streams / bare));
+        b.append(String.format(Locale.ROOT, "| bare consumer + FlowRecordJson, %d rounds of %,d records after %,d "
+                + "warm-up | median %,.0f records/s (rounds: %s) |%n", bare.length, n, warmup, median(bare),
+                rounds(bare)));
+        b.append(String.format(Locale.ROOT, "| siteflow topology (exactly_once_v2, %s stream thread%s), the same "
+                + "rounds | median %,.0f records/s (rounds: %s) |%n", threads, threads.equals("1") ? "" : "s",
+                median(streams), rounds(streams)));
+        b.append(String.format(Locale.ROOT, "| **ratio of the medians, topology / bare consumer** (goal >= 0.5) "
+                + "| **%.2f** |%n", median(streams) / median(bare)));
+        b.append(String.format(Locale.ROOT, "| Kafka Streams alone: read + FlowRecordJson, exactly_once_v2, 1 stream "
+                + "thread, the same rounds | median %,.0f records/s (rounds: %s); %.2f of the bare consumer |%n",
+                median(floor), rounds(floor), median(floor) / median(bare)));
         b.append(String.format(Locale.ROOT, "| offered rate, %d s | %,d records/s (sent %,d at %,.0f/s) |%n", seconds,
                 rate, lat.sent(), lat.sentRate()));
         b.append(String.format(Locale.ROOT, "| export -> verdict update p50 | %,d ms |%n", lat.p50Ms()));
