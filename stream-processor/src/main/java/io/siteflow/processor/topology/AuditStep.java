@@ -41,6 +41,8 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
     private AlertRules alerts;
     private TalkerTable talkers;
     private WriteBehind<Long> meta;
+    /** The step's stream time (Long.MIN_VALUE before the first record), written to the meta store on commit. */
+    private long streamTime;
 
     AuditStep(TopologyConfig config, ModelCache models, KnownAgents agents, PipelineMetrics metrics) {
         this.config = config;
@@ -62,6 +64,7 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
         alerts = new AlertRules(config.baseline().toMillis(), meta, context.getStateStore(TopologySpec.PEER_STORE),
                 context.getStateStore(TopologySpec.ALERT_STORE));
         talkers = new TalkerTable(context.getStateStore(TopologySpec.TALKER_STORE));
+        streamTime = storedStreamTime();
         CommitHook hook = context.getStateStore(TopologySpec.AUDIT_COMMIT_HOOK);
         hook.onCommit(this::flush, this::discard);
     }
@@ -72,6 +75,9 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
         talkers.flush();
         observers.flush();
         alerts.flush();
+        if (streamTime != storedStreamTime()) {
+            meta.put(STREAM_TIME, streamTime);
+        }
         meta.flush();
     }
 
@@ -82,6 +88,7 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
         observers.discard();
         alerts.discard();
         meta.discard();
+        streamTime = storedStreamTime();
     }
 
     @Override
@@ -98,12 +105,15 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
 
     /** The step's stream time: the largest record start it has seen (kept in the meta store). */
     private long advance(long start) {
-        Long t = meta.get(STREAM_TIME);
-        if (t == null || start > t) {
-            meta.put(STREAM_TIME, start);
-            return start;
+        if (start > streamTime) {
+            streamTime = start;
         }
-        return t;
+        return streamTime;
+    }
+
+    private long storedStreamTime() {
+        Long t = meta.get(STREAM_TIME);
+        return t == null ? Long.MIN_VALUE : t;
     }
 
     private void count(ActiveModel m, String server, FlowRecord r, long now) {

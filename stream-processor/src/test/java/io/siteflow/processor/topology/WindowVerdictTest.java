@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -148,5 +149,15 @@ class WindowVerdictTest {
         assertThat(VerdictJson.parse(out.get(0).value).crossBytes()).isEqualTo(1000);
         assertThat(d.metrics.late()).isEqualTo(1);
         assertThat(d.cumulative("10.2.0.20|region1").crossBytes()).isEqualTo(1501);
+    }
+
+    @Test
+    void streamTimeReachesTheMetaStoreWhenTheTaskCommitsSoThatARestartKeepsClosedWindowsClosed() {
+        // (the driver wipes its state directory on close, so a restart itself is ProcessorKillIT's)
+        d.send(flow().at(T0 + 70_000).bytes(1000, 0));
+        d.send(flow().at(T0 + 30_000).bytes(500, 0));
+
+        KeyValueStore<String, Long> meta = d.driver.getKeyValueStore(TopologySpec.META_STORE);
+        assertThat(meta.get("stream-time")).isEqualTo(T0 + 70_000);
     }
 }
