@@ -5,6 +5,7 @@ import io.siteflow.processor.broker.TopicAdmin;
 import io.siteflow.processor.topology.TopologySpec;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -27,10 +28,15 @@ final class Startup {
     private Startup() {
     }
 
-    /** @throws IllegalStateException naming the step when Kafka refuses or does not answer within 30 s */
+    /**
+     * @throws IllegalStateException naming the step when Kafka refuses or does not answer within 30 s, or when
+     *                               {@code siteflow.flows} and the topology's {@code by-server} topic disagree on
+     *                               their partition count ({@link #checkPartitions})
+     */
     static void prepare(ProcessorSettings settings, String yaml) {
         try (Admin admin = Admin.create(client(settings))) {
             TopicAdmin.ensureTopics(admin, settings.topics());
+            checkPartitions(admin, settings.topology().applicationId());
         } catch (TopicAdmin.TopicAdminException e) {
             throw new IllegalStateException("topics: " + e.getMessage(), e);
         }
@@ -45,6 +51,26 @@ final class Startup {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("publish site model: interrupted", e);
+        }
+    }
+
+    /**
+     * The {@code by-server} topic gets the partition count {@code siteflow.flows} had when the application first
+     * ran, and Kafka Streams neither changes it nor runs with a different one (the task of partition p reads both
+     * topics' partition p). Partitions added to {@code siteflow.flows} later would also move servers to other
+     * tasks, away from their aggregates: say so before starting, with the way out.
+     */
+    static void checkPartitions(Admin admin, String applicationId) {
+        String byServer = TopologySpec.byServerTopic(applicationId);
+        OptionalInt moved = TopicAdmin.partitions(admin, byServer);
+        OptionalInt flows = TopicAdmin.partitions(admin, TopologySpec.FLOWS);
+        if (moved.isPresent() && flows.isPresent() && moved.getAsInt() != flows.getAsInt()) {
+            throw new IllegalStateException(TopologySpec.FLOWS + " has " + flows.getAsInt() + " partitions but "
+                    + byServer + " has " + moved.getAsInt() + ", the count " + TopologySpec.FLOWS + " had when "
+                    + "application " + applicationId + " first ran; the audit state is spread over tasks by that "
+                    + "count, and Kafka cannot take partitions away. Run with a new --application-id, which builds "
+                    + "its state again from the records " + TopologySpec.FLOWS + " still holds (docs/OPERATIONS.md, "
+                    + "\"Sizing\")");
         }
     }
 

@@ -28,6 +28,11 @@ public final class TopologySpec {
     /** Name of the internal topic that carries records keyed by audited server address. */
     public static final String BY_SERVER = "by-server";
 
+    /** The name Kafka Streams gives the {@link #BY_SERVER} topic of application {@code applicationId}. */
+    public static String byServerTopic(String applicationId) {
+        return applicationId + "-" + BY_SERVER + "-repartition";
+    }
+
     /** Global: the site model YAML, key {@code sites}. */
     public static final String SITES_STORE = "site-model";
     /** Global: each agent's last heartbeat JSON, by agent id. */

@@ -126,18 +126,45 @@ class ProcessCommandIT {
         }
     }
 
+    @Test
+    void refusesToStartWhenPartitionsWereAddedToTheFlowsTopicAndSaysWhatToDo() throws Exception {
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).build()) {
+            broker.start();
+            Running first = start(broker, new StringWriter());
+            first.command().stop();
+            assertThat(first.exit().get(40, TimeUnit.SECONDS)).isEqualTo(0);
+            try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+                    Map.of("bootstrap.servers", broker.bootstrap()))) {
+                admin.createPartitions(Map.of("siteflow.flows",
+                        org.apache.kafka.clients.admin.NewPartitions.increaseTo(7))).all().get(30, TimeUnit.SECONDS);
+            }
+
+            StringWriter err = new StringWriter();
+            var cl = ProcessCommand.commandLine(new ProcessCommand());
+            cl.setOut(new PrintWriter(new StringWriter(), true));
+            cl.setErr(new PrintWriter(err, true));
+            int exit = cl.execute(args(broker));
+
+            assertThat(exit).isEqualTo(1);
+            assertThat(err.toString()).isEqualTo("siteflow process: siteflow.flows has 7 partitions but "
+                    + "it-process-by-server-repartition has 5, the count siteflow.flows had when application "
+                    + "it-process first ran; the audit state is spread over tasks by that count, and Kafka cannot "
+                    + "take partitions away. Run with a new --application-id, which builds its state again from the "
+                    + "records siteflow.flows still holds (docs/OPERATIONS.md, \"Sizing\")"
+                    + System.lineSeparator());
+        }
+    }
+
     record Running(ProcessCommand command, CompletableFuture<Integer> exit) {
     }
 
     /** Starts {@code siteflow process} on the broker (same state dir and application id every time). */
     private Running start(EmbeddedKafkaBroker broker, StringWriter out) throws Exception {
-        Path sites = Files.writeString(dir.resolve("sites.yaml"), SITES);
+        String[] args = args(broker);
         ProcessCommand command = new ProcessCommand();
         var cl = ProcessCommand.commandLine(command);
         cl.setOut(new PrintWriter(out, true));
-        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute("--bootstrap",
-                broker.bootstrap(), "--sites", sites.toString(), "--http-port", "0", "--state-dir", dir.resolve("state").toString(),
-                "--application-id", "it-process", "--kafka", "commit.interval.ms=100", "--partitions", "5"));
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute(args));
         try {
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> exit.isDone() || command.runtime()
                     .map(rt -> rt.streams().state() == KafkaStreams.State.RUNNING).orElse(false));
@@ -150,6 +177,14 @@ class ProcessCommandIT {
         }
         assertThat(exit).isNotDone();
         return new Running(command, exit);
+    }
+
+    /** The command line of every run: same sites file, state dir and application id. */
+    private String[] args(EmbeddedKafkaBroker broker) throws java.io.IOException {
+        Path sites = Files.writeString(dir.resolve("sites.yaml"), SITES);
+        return new String[] {"--bootstrap", broker.bootstrap(), "--sites", sites.toString(), "--http-port", "0",
+            "--state-dir", dir.resolve("state").toString(), "--application-id", "it-process", "--kafka",
+            "commit.interval.ms=100", "--partitions", "5"};
     }
 
     private static FlowRecord record(String id, long start, int port, long bytes) {
