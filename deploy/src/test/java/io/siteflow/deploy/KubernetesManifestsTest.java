@@ -48,7 +48,8 @@ class KubernetesManifestsTest {
                 Map.entry("30-processor-service-headless.yaml", List.of("Service/" + HEADLESS)),
                 Map.entry("31-processor-service.yaml", List.of("Service/siteflow-processor")),
                 Map.entry("40-processor-statefulset.yaml", List.of("StatefulSet/siteflow-processor")),
-                Map.entry("50-servicemonitor.yaml", List.of("ServiceMonitor/siteflow-processor")));
+                Map.entry("50-servicemonitor.yaml", List.of("ServiceMonitor/siteflow-processor",
+                        "PodMonitor/siteflow-agent")));
     }
 
     @Test
@@ -130,7 +131,8 @@ class KubernetesManifestsTest {
     void agentArgumentsWithTheConfigMapAreACaptureSiteflowAccepts() {
         Container agent = only(Manifests.one(DaemonSet.class, "siteflow-agent").getSpec().getTemplate().getSpec()
                 .getContainers());
-        Map<String, String> env = Manifests.environment(agent.getEnv(), Map.of("spec.nodeName", "node-1"));
+        Map<String, String> env = Manifests.environment(agent.getEnv(), Map.of("spec.nodeName", "node-1",
+                "status.podIP", "127.0.0.2"));
         List<String> args = Manifests.expand(agent.getArgs(), env);
 
         ParseResult capture = SiteflowCli.parseSubcommand(args);
@@ -144,6 +146,19 @@ class KubernetesManifestsTest {
         assertThat((String) capture.matchedOptionValue("--agent", null)).isEqualTo("node-1");
         Path spool = capture.matchedOptionValue("--spool-dir", Path.of(""));
         assertThat(agent.getVolumeMounts().stream().map(VolumeMount::getMountPath)).contains(spool.toString());
+        // metrics on the node's address, on the port the PodMonitor scrapes
+        assertThat((String) capture.matchedOptionValue("--metrics-bind", null)).isEqualTo("127.0.0.2");
+        int port = capture.matchedOptionValue("--metrics-port", 0);
+        assertThat(agent.getPorts()).extracting(p -> p.getName() + ":" + p.getContainerPort())
+                .containsExactly("metrics:" + port);
+        GenericKubernetesResource monitor = Manifests.all().stream()
+                .filter(r -> r.getKind().equals("PodMonitor")).map(GenericKubernetesResource.class::cast)
+                .findFirst().orElseThrow();
+        List<Map<String, Object>> endpoints = monitor.get("spec", "podMetricsEndpoints");
+        assertThat(endpoints).extracting(e -> e.get("port") + " " + e.get("path")).containsExactly("metrics /metrics");
+        Map<String, String> selector = monitor.get("spec", "selector", "matchLabels");
+        assertThat(Manifests.one(DaemonSet.class, "siteflow-agent").getSpec().getTemplate().getMetadata().getLabels())
+                .containsAllEntriesOf(selector);
     }
 
     @Test
