@@ -88,6 +88,12 @@ class ReplayMatchesAuditIT {
                         run.resolve("spool").toString()));
                 CommandRun replay = CommandRun.of(args.toArray(String[]::new));
                 assertThat(replay.exitCode()).as(replay.err()).isZero();
+                assertThat(replay.err().lines().filter(l -> l.startsWith("siteflow capture: note:")).toList())
+                        .isEqualTo(captureArgs.contains("-F") ? List.of() : List.of("siteflow capture: note: without "
+                                + "-F, records are keyed by their initiator, so the processor receives a file's records "
+                                + "for one server out of time order: its window verdicts need a --grace as long as the "
+                                + "capture (cumulative verdicts are exact either way); with -F <remote-site CIDR> they "
+                                + "are keyed by the local server and keep their order"));
 
                 Awaitility.await().atMost(Topics.WAIT).ignoreExceptions().untilAsserted(() -> assertThat(
                         nodes(p.cumulativeVerdicts())).isEqualTo(list(report.get("verdicts"))));
