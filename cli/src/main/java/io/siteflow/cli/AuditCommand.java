@@ -27,10 +27,11 @@ import picocli.CommandLine.Spec;
 
 /** {@code siteflow audit}: capture → flows → classify → verdict, offline, without Kafka. */
 @Command(name = "audit", separator = " ", mixinStandardHelpOptions = true, header = "Offline verdict for a capture: DB share of each server's cross-site bytes.", sortOptions = false,
-        description = {"Classify the traffic of a capture file with a site model and give the verdict per",
-            "audited server and remote site (DB share of the cross-site bytes against the threshold), per",
-            "window and for the whole capture: the report a network team pastes into an audit.", "",
-            "Example: siteflow audit stress-test.pcap --sites sites.yaml --format json --server 10.2.0.20", ""},
+        description = {"Classify the traffic of a capture file with a site model and give the verdict",
+            "per audited server and remote site (DB share of the cross-site bytes against the",
+            "threshold), per window and for the whole capture: the report a network team",
+            "pastes into an audit.", "",
+            "Example:", "  siteflow audit stress.pcap --sites sites.yaml --server 10.2.0.20 --format json", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done", "2:capture or site model not read whole (the report covers what was read)",
             "64:wrong usage"})

@@ -56,7 +56,8 @@ public final class RulesCommand implements Runnable {
     /** {@code siteflow rules explain --sites FILE FLOW}. */
     @Command(name = "explain", separator = " ", mixinStandardHelpOptions = true,
             description = {"Say which rule matches a flow and why, rule by rule.",
-                "FLOW: " + FlowSyntax.FORM + ", e.g. \"tcp 10.2.0.20:40112 -> 10.1.0.10:1521 l7=oracle-tns\"",
+                "FLOW: " + FlowSyntax.FORM + ", in quotes (> redirects), e.g.",
+                "  \"tcp 10.2.0.20:40112 -> 10.1.0.10:1521 l7=oracle-tns\"",
                 "(IPv6 as [fd00::1]:1521)."})
     static final class Explain implements Callable<Integer> {
         @Spec

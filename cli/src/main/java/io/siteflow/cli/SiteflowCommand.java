@@ -10,8 +10,8 @@ import picocli.CommandLine.Command;
 /** {@code siteflow}: one entry point over all modules. */
 @Command(name = "siteflow", separator = " ", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = {"Where does the bandwidth between two sites go?",
-            "siteflow captures traffic, classifies it by site model and rules, and says whether a server's",
-            "cross-site bytes go to the database (DB share >= 90%%).", ""},
+            "siteflow captures traffic, classifies it by site model and rules, and says",
+            "whether a server's cross-site bytes go to the database (DB share >= 90%%).", ""},
         subcommands = {DemoCommand.class, CaptureCommand.class, AuditCommand.class, RulesCommand.class,
             ProcessCommand.class, BrokerCommand.class},
         footer = {"", "Run 'siteflow COMMAND --help' for a command's options.",
