@@ -44,15 +44,6 @@ public final class AgentRunner {
     }
 
     /** Runs to completion and returns the exit code. */
-    /**
-     * Said when a file goes to Kafka without -F: its records are keyed by initiator, so a server's records reach
-     * its audit task from several partitions, far out of event-time order at replay speed (ReplayMatchesAuditIT).
-     */
-    static final String REPLAY_WITHOUT_REMOTE = "siteflow capture: note: without -F, records are keyed by their "
-            + "initiator, so the processor receives a file's records for one server out of time order: its window "
-            + "verdicts need a --grace as long as the capture (cumulative verdicts are exact either way); with "
-            + "-F <remote-site CIDR> they are keyed by the local server and keep their order";
-
     public int run() {
         LOG.info("capture: {}", options.describe());
         PacketSource source;
@@ -67,9 +58,6 @@ public final class AgentRunner {
         }
         if (options.live()) {
             err.println("capturing on " + options.iface());
-            err.flush();
-        } else if (options.bootstrap() != null && options.remoteCidrs().isEmpty()) {
-            err.println(REPLAY_WITHOUT_REMOTE);
             err.flush();
         }
         running = source;

@@ -47,7 +47,7 @@ record Sinks(FlowSink all, KafkaFlowSink kafka) implements AutoCloseable {
             kafka = KafkaFlowSink.start(KafkaSinkConfig.builder(o.bootstrap(), o.spoolDir())
                     .clientId("siteflow-agent-" + o.agent())
                     .clientProperties(o.kafka())
-                    .keyFunction(FlowKeys.localServer(o.remoteCidrs()))
+                    .keyFunction(FlowKeys.forCapture(o.remoteCidrs(), !o.live(), o.agent()))
                     .spoolMaxBytes(o.spoolMaxBytes())
                     .spoolSegmentBytes(Math.min(8L << 20, o.spoolMaxBytes()))
                     .build());

@@ -15,6 +15,20 @@ public final class FlowKeys {
     }
 
     /**
+     * The key of an agent's records: {@link #localServer} for a live capture or with CIDRs; the agent id for a
+     * capture file read without CIDRs. Such a file's records then stay in one partition, in the order the agent
+     * exported them, and so do each server's records on their way to its audit: keyed by initiator, one server's
+     * records (as initiator and as responder) would come from several partitions, read at different speeds, and
+     * a replay at file speed would bring them far out of time order, closing windows before their records arrive.
+     */
+    public static Function<FlowRecord, String> forCapture(List<Cidr> remoteCidrs, boolean file, String agent) {
+        if (file && remoteCidrs.isEmpty()) {
+            return r -> agent;
+        }
+        return localServer(remoteCidrs);
+    }
+
+    /**
      * The end outside the remote-site CIDRs (the local server); the initiator when no CIDR is given
      * or when neither or both ends are inside.
      */

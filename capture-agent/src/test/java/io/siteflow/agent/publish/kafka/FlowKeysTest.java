@@ -30,6 +30,15 @@ class FlowKeysTest {
     }
 
     @Test
+    void keysAFileReadWithoutRemoteCidrsByTheAgentAndALiveCaptureByTheInitiator() {
+        FlowRecord r = Flows.flow(0, "10.1.0.10", "10.2.0.20");
+        assertThat(FlowKeys.forCapture(List.of(), true, "edge-b").apply(r)).isEqualTo("edge-b");
+        assertThat(FlowKeys.forCapture(List.of(), false, "edge-b").apply(r)).isEqualTo("10.1.0.10");
+        assertThat(FlowKeys.forCapture(List.of(Cidr.parse("10.1.0.0/16")), true, "edge-b").apply(r))
+                .isEqualTo("10.2.0.20");
+    }
+
+    @Test
     void keysByTheInitiatorWithoutRemoteCidrs() {
         assertThat(FlowKeys.localServer(List.of()).apply(Flows.flow(0, "10.1.0.10", "10.2.0.20")))
                 .isEqualTo("10.1.0.10");
