@@ -2,11 +2,13 @@ package io.siteflow.processor.http;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
 import io.javalin.http.HttpStatus;
 import io.javalin.http.staticfiles.Location;
 import io.siteflow.processor.query.InstanceClient;
 import io.siteflow.processor.query.SiteflowQueries;
 import io.siteflow.processor.query.StoreView;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -99,7 +101,7 @@ public final class ApiServer implements AutoCloseable {
             app.before("/internal/*", auth);
             app.before("/metrics", auth);
         });
-        app.get("/api/verdicts", ctx -> json(ctx, views.verdicts(queries, "latest".equals(ctx.queryParam("window")))));
+        app.get("/api/verdicts", ctx -> json(ctx, views.verdicts(queries, Params.latest(ctx))));
         app.get("/api/windows", ctx -> json(ctx, views.windows(queries, Params.time(ctx, "from"), Params.time(ctx, "to"),
                 ctx.queryParam("server"))));
         app.get("/api/trend", ctx -> json(ctx, views.trend(queries, Params.time(ctx, "from"), Params.time(ctx, "to"))));
@@ -160,6 +162,16 @@ public final class ApiServer implements AutoCloseable {
     /** The port it listens on (the real one when 0 was asked). */
     public int port() {
         return app.port();
+    }
+
+    /**
+     * The paths answered with GET as Javalin's router holds them, in registration order: the endpoints under
+     * {@code /api/} (with {@code /api/events}), {@code /metrics}, {@code /health} and, with a store, the
+     * internal API; static files are not routes. What docs/openapi.yaml must list (OpenApiDocumentTest).
+     */
+    List<String> paths() {
+        return app.unsafeConfig().pvt.internalRouter.allHttpHandlers().stream().map(e -> e.getEndpoint())
+                .filter(e -> e.getMethod() == HandlerType.GET).map(e -> e.getPath()).toList();
     }
 
     /** Base URL of this server, e.g. {@code http://127.0.0.1:8080}. */

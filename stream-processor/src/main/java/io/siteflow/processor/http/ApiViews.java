@@ -87,8 +87,13 @@ final class ApiViews {
                 q.cumulativeVerdicts(), directory(q)));
     }
 
+    /** @throws Params.BadRequest when the flow is not in the flow syntax (a 400 naming the parameter) */
     String explain(SiteflowQueries q, String flow) {
-        return ApiJson.write(new Explanation(flow, q.explain(flow)));
+        try {
+            return ApiJson.write(new Explanation(flow, q.explain(flow)));
+        } catch (IllegalArgumentException e) {
+            throw new Params.BadRequest("flow: " + e.getMessage());
+        }
     }
 
     /** Every view the event stream pushes, by event name. */

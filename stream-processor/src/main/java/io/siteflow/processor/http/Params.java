@@ -82,6 +82,18 @@ final class Params {
         return Category.parse(v).name();
     }
 
+    /** {@code window=latest}: true; absent: false (the cumulative verdicts). */
+    static boolean latest(Context ctx) {
+        String v = ctx.queryParam("window");
+        if (v == null || v.isEmpty()) {
+            return false;
+        }
+        if (v.equals("latest")) {
+            return true;
+        }
+        throw new BadRequest("window: \"" + v + "\" is not latest (leave it out for the cumulative verdicts)");
+    }
+
     /** A required non-blank text. */
     static String text(Context ctx, String name) {
         String v = ctx.queryParam(name);

@@ -135,8 +135,9 @@ class ApiServerTest {
                 + "\"spooled\":0,\"dropped\":0,\"silent\":true},{\"agent\":\"wls3\",\"iface\":\"ens3\",\"lastSeenMs\":"
                 + (NOW - 1000) + ",\"received\":123456,\"droppedKernel\":7,\"droppedInterface\":0,\"decodeErrors\":2,"
                 + "\"spooled\":10,\"dropped\":0,\"silent\":false}]");
-        assertThat(body("/api/alerts?limit=5")).isEqualTo("[{\"type\":\"FAIL\",\"key\":\"10.2.0.21 region1\","
-                + "\"timeMs\":" + (NOW - 5000) + ",\"message\":\"wls4 FAIL: DB share 80.00% < threshold 90%\"}]");
+        assertThat(body("/api/alerts?limit=5")).isEqualTo("[{\"type\":\"FAIL\",\"key\":\"10.2.0.21\","
+                + "\"timeMs\":" + (NOW - 5000) + ",\"message\":\"wls4 (10.2.0.21) towards region1: FAIL, DB share "
+                + "80.00% of 5000000 cross-site bytes < threshold 90%; largest other category JMS (1000000 bytes)\"}]");
         assertThat(body("/api/alerts?limit=0")).isEqualTo("[]");
         assertThat(body("/api/talkers?category=jms")).isEqualTo("[{\"local\":\"10.2.0.21\",\"localPort\":0,"
                 + "\"remote\":\"10.1.0.11\",\"remotePort\":0,\"category\":\"JMS\",\"out2s\":100.0,\"out10s\":90.0,"
@@ -168,11 +169,24 @@ class ApiServerTest {
     }
 
     @Test
+    void refusesAWindowOtherThanLatest() throws Exception {
+        HttpResponse<String> window = get("/api/verdicts?window=last");
+
+        assertThat(window.statusCode()).isEqualTo(400);
+        assertThat(window.body()).isEqualTo("{\"error\":\"window: \\\"last\\\" is not latest (leave it out for the "
+                + "cumulative verdicts)\"}");
+    }
+
+    @Test
     void explainsAFlow() throws Exception {
         assertThat(body("/api/explain?flow=tcp%2010.2.0.20:40112%20-%3E%2010.1.0.10:1521")).isEqualTo(
                 "{\"flow\":\"tcp 10.2.0.20:40112 -> 10.1.0.10:1521\",\"explanation\":"
                         + "\"rule oracle-ports (DB) matches tcp 10.2.0.20:40112 -> 10.1.0.10:1521: port 1521\"}");
         assertThat(get("/api/explain").body()).isEqualTo("{\"error\":\"flow: required\"}");
+        HttpResponse<String> bad = get("/api/explain?flow=nonsense");
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).isEqualTo("{\"error\":\"flow: expected \\\"PROTO SRC:PORT -> DST:PORT "
+                + "[l7=NAME]\\\", found \\\"nonsense\\\"\"}");
     }
 
     @Test
@@ -217,7 +231,7 @@ class ApiServerTest {
         SseReader sse = SseReader.open(server.url() + "/api/events");
         try (sse) {
             assertThat(sse.next("verdicts")).isEqualTo("[" + PASS_CUMULATIVE + "," + FAIL_CUMULATIVE + "]");
-            assertThat(sse.next("alerts")).contains("wls4 FAIL");
+            assertThat(sse.next("alerts")).contains("wls4 (10.2.0.21) towards region1: FAIL");
             queries.update(s -> s.withAlert(new Alert("RTT", "region2 region1", NOW, "RTT p95 12.0 ms above 10 ms")));
             assertThat(sse.next("alerts")).startsWith("[{\"type\":\"RTT\",\"key\":\"region2 region1\"");
         }

@@ -114,7 +114,8 @@ class DashboardIT {
     void aNewAlertAppearsAtTheTopWithoutReload() throws Exception {
         view("alerts");
         browser.waiting().until(d -> d.findElement(By.cssSelector("#alerts-list li .message")).getText()
-                .equals("wls4 FAIL: DB share 80.00% < threshold 90%"));
+                .equals("wls4 (10.2.0.21) towards region1: FAIL, DB share 80.00% of 5000000 cross-site bytes < "
+                        + "threshold 90%; largest other category JMS (1000000 bytes)"));
         queries.update(s -> s.withAlert(new Alert("RTT", "region2 region1", System.currentTimeMillis(),
                 "RTT p95 12.0 ms above the 10 ms limit")));
         browser.waiting().until(d -> d.findElement(By.cssSelector("#alerts-list li .message")).getText()

@@ -4,6 +4,7 @@ import io.siteflow.processor.query.AgentStatus;
 import io.siteflow.processor.query.Alert;
 import io.siteflow.processor.query.RulesInfo;
 import io.siteflow.processor.query.TalkerRow;
+import io.siteflow.rules.classify.FlowSyntax;
 import io.siteflow.rules.model.Category;
 import io.siteflow.rules.verdict.DbConnectionSummary;
 import io.siteflow.rules.verdict.Outcome;
@@ -52,10 +53,14 @@ final class FakeQueries {
             history.add(fail(w, i));
         }
         StaticQueries.Snapshot s = new StaticQueries.Snapshot(List.of(pass(Optional.empty(), 1), fail(Optional.empty(), 1)),
-                history, agents(nowMs), List.of(new Alert("FAIL", "10.2.0.21 region1", nowMs - 5000,
-                        "wls4 FAIL: DB share 80.00% < threshold 90%")),
+                history, agents(nowMs), List.of(new Alert("FAIL", "10.2.0.21", nowMs - 5000,
+                        "wls4 (10.2.0.21) towards region1: FAIL, DB share 80.00% of 5000000 cross-site bytes < "
+                                + "threshold 90%; largest other category JMS (1000000 bytes)")),
                 talkers(), portTalkers(), new RulesInfo(RULES_VERSION, YAML, nowMs - 3_600_000L), ready);
-        return new StaticQueries(s, flow -> "rule oracle-ports (DB) matches " + flow + ": port 1521");
+        return new StaticQueries(s, flow -> {
+            FlowSyntax.parse(flow); // as StreamsQueries: a flow not in the flow syntax is refused
+            return "rule oracle-ports (DB) matches " + flow + ": port 1521";
+        });
     }
 
     /** wls3 → region1, PASS, DB share 93.12%, {@code cross = 10 000 000 / div}. */
