@@ -15,6 +15,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +37,7 @@ final class Startup {
     static void prepare(ProcessorSettings settings, String yaml) {
         try (Admin admin = Admin.create(client(settings))) {
             TopicAdmin.ensureTopics(admin, settings.topics());
-            checkPartitions(admin, settings.topology().applicationId());
+            checkPartitions(admin, settings.streamsProperties().getProperty(StreamsConfig.APPLICATION_ID_CONFIG));
         } catch (TopicAdmin.TopicAdminException e) {
             throw new IllegalStateException("topics: " + e.getMessage(), e);
         }

@@ -124,8 +124,8 @@ public final class StreamsQueries implements SiteflowQueries {
 
     @Override
     public String explain(String flow) {
-        return model().map(m -> m.classifier().explain(FlowSyntax.parse(flow)))
-                .orElse("no site model in force\n");
+        var parsed = FlowSyntax.parse(flow); // a flow not in the syntax is refused with or without a model
+        return model().map(m -> m.classifier().explain(parsed)).orElse("no site model in force\n");
     }
 
     @Override

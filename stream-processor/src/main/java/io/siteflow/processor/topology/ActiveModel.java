@@ -37,7 +37,9 @@ public record ActiveModel(SiteModel model, String yaml, long loadedMs, Classifie
             keys.put(p, pairKey(p.server().address(), p.remoteSite().name()));
         });
         Set<String> names = model.hosts().stream().map(Host::name).collect(Collectors.toUnmodifiableSet());
-        return new ActiveModel(model, yaml, loadedMs, new Classifier(model), pairs, Map.copyOf(index),
+        Map<String, Map<String, AuditPair>> frozen = new HashMap<>();
+        index.forEach((server, sites) -> frozen.put(server, Map.copyOf(sites)));
+        return new ActiveModel(model, yaml, loadedMs, new Classifier(model), pairs, Map.copyOf(frozen),
                 Collections.unmodifiableMap(keys), names);
     }
 

@@ -88,7 +88,7 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
         observers.discard();
         alerts.discard();
         meta.discard();
-        streamTime = storedStreamTime();
+        // the stream time field is read from the store again by init, which follows before any record
     }
 
     @Override

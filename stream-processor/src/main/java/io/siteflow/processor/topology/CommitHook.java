@@ -11,8 +11,10 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  * A state store that holds nothing and tells its processor when the task commits: Kafka Streams flushes the
  * caches of a task's stores ({@link CachedStateStore#flushCache()}) when it prepares a commit, before the
  * producer flushes and the transaction commits, so what {@link #onCommit} writes to the task's uncached,
- * changelogged stores is part of that transaction (exactly-once). {@code clearCache} (a dirty close: the
- * transaction is aborted) runs the discard action. {@code CachedStateStore} is a Kafka Streams internal
+ * changelogged stores is part of that transaction (exactly-once). {@code clearCache} runs the discard action;
+ * Kafka Streams 4.4 calls it only when it recycles a task (active to standby or back). After a dirty close under
+ * exactly-once the task's local state is wiped and restored from the changelogs, and {@code init} builds the
+ * processor's live objects again. {@code CachedStateStore} is a Kafka Streams internal
  * interface; the TopologyTestDriver tests and {@code ProcessorKillIT} fail if a Kafka upgrade changes when it
  * is called. One per task.
  */

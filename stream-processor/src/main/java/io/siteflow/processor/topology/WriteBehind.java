@@ -70,8 +70,9 @@ final class WriteBehind<V> {
     V remove(String key) {
         Slot<V> s = slot(key);
         live.remove(key);
+        boolean pending = s.dirty; // a pending put, possibly of null: the store may still hold an older value
         s.dirty = false;
-        if (s.value != null) {
+        if (s.value != null || pending) {
             store.delete(key);
         }
         return s.value;

@@ -79,6 +79,17 @@ class QueriesTest {
     }
 
     @Test
+    void refusesAMalformedFlowAlsoWithoutAModel() {
+        try (Driver bare = new Driver(dir.resolve("no-model"))) {
+            StreamsQueries none = bare.queries();
+
+            assertThat(none.explain("tcp 10.2.0.20:40112 -> 10.1.0.10:1521")).isEqualTo("no site model in force\n");
+            assertThatThrownBy(() -> none.explain("nonsense")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("expected \"PROTO SRC:PORT -> DST:PORT [l7=NAME]\", found \"nonsense\"");
+        }
+    }
+
+    @Test
     void ranksTalkersByTheirTenSecondRate() {
         d.send(flow().span(T0, T0 + 9_999).bytes(10_000, 20_000));
         d.send(flow().span(T0 + 9_000, T0 + 9_999).to("10.1.0.11", 7001).bytes(50_000, 0));

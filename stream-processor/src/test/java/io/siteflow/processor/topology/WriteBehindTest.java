@@ -82,6 +82,16 @@ class WriteBehindTest {
     }
 
     @Test
+    void removingAKeyWhoseDeleteIsPendingDeletesItFromTheStore() {
+        store.put("a", 1L);
+        WriteBehind<Long> w = new WriteBehind<>(store);
+        w.put("a", null);
+        assertNull(w.remove("a"));
+        w.flush();
+        assertNull(store.get("a"));
+    }
+
+    @Test
     void liveValuesBeyondTheLimitAreDroppedAfterAFlushAndReadAgain() {
         WriteBehind<Long> w = new WriteBehind<>(store, 2);
         w.put("a", 1L);
