@@ -19,19 +19,25 @@ RATE="${RATE:-10000}"
 DURATION="${DURATION:-30}"
 BENCH_JAR="$ROOT/bench/target/siteflow-bench-0.1.0-SNAPSHOT.jar"
 
-if [ ! -f "$BENCH_JAR" ] || [ ! -f "$ROOT/bench/target/lib/stream-processor-0.1.0-SNAPSHOT.jar" ]; then
+# build when the jars are missing or older than any main source they are made of
+if [ ! -f "$BENCH_JAR" ] || [ ! -f "$ROOT/bench/target/lib/stream-processor-0.1.0-SNAPSHOT.jar" ] \
+    || [ -n "$(find "$ROOT"/{flow-model,classifier-rules,capture-agent,stream-processor,bench}/src/main "$ROOT/pom.xml" \
+         -newer "$BENCH_JAR" -type f 2>/dev/null | head -1)" ]; then
   echo "streams: building..." >&2
   (cd "$ROOT" && mvn -B -q -DskipTests -pl bench -am package) >&2
 fi
 OUT="$(mktemp)"
 LOG="$(mktemp)"
 trap 'rm -f "$OUT" "$LOG"' EXIT
-echo "streams: N=$N RATE=$RATE DURATION=$DURATION (log: broker and Streams output hidden)" >&2
-if ! java -Xmx2g -cp "$BENCH_JAR:$ROOT/bench/target/lib/*" io.siteflow.bench.StreamsBench \
-    "$N" "$RATE" "$DURATION" "$OUT" >"$LOG" 2>&1; then
+echo "streams: N=$N ROUNDS=${ROUNDS:-3} RATE=$RATE DURATION=$DURATION; progress below, broker and Streams log hidden" >&2
+set +e
+java -Xmx2g -cp "$BENCH_JAR:$ROOT/bench/target/lib/*" io.siteflow.bench.StreamsBench "$N" "$RATE" "$DURATION" "$OUT" 2>&1 \
+  | tee "$LOG" | { grep --line-buffered '^streams-bench:' >&2 || true; }
+rc=${PIPESTATUS[0]}
+set -e
+if [ "$rc" -ne 0 ]; then
   tail -40 "$LOG" >&2
   exit 1
 fi
-grep '^streams-bench:' "$LOG" >&2 || true
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u '+%Y-%m-%d %H:%M UTC')"
 cat "$OUT"
