@@ -24,7 +24,8 @@ if [ ! -f "$BENCH_JAR" ] || [ ! -f "$ROOT/bench/target/lib/stream-processor-0.1.
     || [ -n "$(find "$ROOT"/{flow-model,classifier-rules,capture-agent,stream-processor,bench}/src/main "$ROOT/pom.xml" \
          -newer "$BENCH_JAR" -type f 2>/dev/null | head -1)" ]; then
   echo "streams: building..." >&2
-  (cd "$ROOT" && mvn -B -q -DskipTests -pl bench -am package) >&2
+  (cd "$ROOT" && mvn -B -q -Dstyle.color=never -DskipTests -pl bench -am package) >&2
+  touch "$BENCH_JAR" # the jar plugin leaves an unchanged jar as it was: mark it as built now
 fi
 OUT="$(mktemp)"
 LOG="$(mktemp)"
