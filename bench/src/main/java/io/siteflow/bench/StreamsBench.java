@@ -210,28 +210,18 @@ public final class StreamsBench {
                     .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
             c.assign(parts);
             c.seekToBeginning(parts);
-            long[] at = new long[rounds + 1]; // when the round's first record was read, and the end
+            RoundClock clock = new RoundClock(warmup, n, rounds);
             long bytes = 0;
-            int read = 0;
-            int total = warmup + n * rounds;
-            while (read < total) {
+            long read = 0;
+            while (read < clock.total()) {
                 for (ConsumerRecord<byte[], byte[]> r : c.poll(java.time.Duration.ofMillis(100))) {
-                    if (read >= warmup && (read - warmup) % n == 0 && read < total) {
-                        at[(read - warmup) / n] = System.nanoTime();
-                    }
+                    clock.before(read);
                     FlowRecord f = FlowRecordJson.parse(r.value());
                     bytes += f.bytes() + f.rbytes();
-                    read++;
+                    clock.after(read++);
                 }
             }
-            at[rounds] = System.nanoTime();
-            double[] rates = new double[rounds];
-            for (int i = 0; i < rounds; i++) {
-                double s = (at[i + 1] - at[i]) / 1e9;
-                rates[i] = n / s;
-                System.err.printf(Locale.ROOT, "streams-bench: bare consumer round %d: %d records in %.2f s%n",
-                        i + 1, n, s);
-            }
+            double[] rates = clock.rates("bare consumer");
             System.err.printf(Locale.ROOT, "streams-bench: bare consumer read %d records (%d bytes)%n", read, bytes);
             return rates;
         }

@@ -29,24 +29,21 @@ final class StreamsFloor {
 
     /** Records/s over each round of {@code n} records after {@code warmup}. */
     static double[] run(String bootstrap, Path stateDir, int warmup, int n, int rounds) throws InterruptedException {
-        int total = warmup + n * rounds;
-        long[] at = new long[rounds + 1];
+        RoundClock clock = new RoundClock(warmup, n, rounds);
         AtomicLong read = new AtomicLong();
         AtomicLong bytes = new AtomicLong();
         StreamsBuilder b = new StreamsBuilder();
         b.stream(SiteflowTopics.FLOWS, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())).foreach((k, v) -> {
-            long i = read.getAndIncrement();
-            if (i >= warmup && i < total && (i - warmup) % n == 0) {
-                at[(int) ((i - warmup) / n)] = System.nanoTime();
-            } else if (i == total - 1) {
-                at[rounds] = System.nanoTime();
-            }
+            long i = read.get();
+            clock.before(i);
             try {
                 FlowRecord f = FlowRecordJson.parse(v);
                 bytes.addAndGet(f.bytes() + f.rbytes());
             } catch (FlowRecordFormatException e) {
                 throw new IllegalStateException(e);
             }
+            clock.after(i);
+            read.incrementAndGet(); // counted when done: the main thread stops the application at the total
         });
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "streams-floor");
@@ -58,16 +55,11 @@ final class StreamsFloor {
         p.put("consumer.auto.offset.reset", "earliest");
         try (KafkaStreams streams = new KafkaStreams(b.build(), p)) {
             streams.start();
-            while (read.get() < total) {
+            while (read.get() < clock.total()) {
                 Thread.sleep(50);
             }
         }
-        double[] rates = new double[rounds];
-        for (int i = 0; i < rounds; i++) {
-            double s = (at[i + 1] - at[i]) / 1e9;
-            rates[i] = n / s;
-            System.err.printf(Locale.ROOT, "streams-bench: streams floor round %d: %d records in %.2f s%n", i + 1, n, s);
-        }
+        double[] rates = clock.rates("streams floor");
         System.err.printf(Locale.ROOT, "streams-bench: streams floor read %d records (%d bytes)%n", read.get(),
                 bytes.get());
         return rates;
