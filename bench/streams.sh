@@ -9,6 +9,7 @@
 #               pair includes it (polled every 25 ms through StreamsQueries, as GET /api/verdicts; a query costs ~12 ms); p50/p99/max
 # Prints a Markdown table. Environment: N (1000000 records per timed round; the bare consumer reads 200,000 records in under a second, too short to time steadily), WARMUP (200000, records processed before the first round), ROUNDS (3; the result is the median round),
 # RATE (10000), DURATION (30, seconds), STREAMS_KAFKA (Kafka Streams properties, "k=v k=v", as --kafka),
+# JAVA_OPTS (extra JVM options, e.g. a JFR recording for a profile),
 # BOOTSTRAP (host:port of a broker in its own process, e.g. `siteflow broker --port 19092 --data-dir <fresh dir>`,
 # instead of one embedded in the benchmark's JVM; give it a fresh data directory for every run).
 set -euo pipefail
@@ -32,7 +33,8 @@ LOG="$(mktemp)"
 trap 'rm -f "$OUT" "$LOG"' EXIT
 echo "streams: N=$N ROUNDS=${ROUNDS:-3} RATE=$RATE DURATION=$DURATION; progress below, broker and Streams log hidden" >&2
 set +e
-java -Xmx2g -cp "$BENCH_JAR:$ROOT/bench/target/lib/*" io.siteflow.bench.StreamsBench "$N" "$RATE" "$DURATION" "$OUT" 2>&1 \
+# shellcheck disable=SC2086
+java -Xmx2g ${JAVA_OPTS:-} -cp "$BENCH_JAR:$ROOT/bench/target/lib/*" io.siteflow.bench.StreamsBench "$N" "$RATE" "$DURATION" "$OUT" 2>&1 \
   | tee "$LOG" | { grep --line-buffered '^streams-bench:' >&2 || true; }
 rc=${PIPESTATUS[0]}
 set -e
