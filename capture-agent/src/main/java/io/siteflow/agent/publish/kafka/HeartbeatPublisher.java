@@ -1,5 +1,6 @@
 package io.siteflow.agent.publish.kafka;
 
+import io.siteflow.model.wire.Heartbeat;
 import io.siteflow.model.wire.Topics;
 import java.time.Duration;
 import java.util.Objects;
