@@ -3,6 +3,7 @@ package io.siteflow.bench;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordFormatException;
 import io.siteflow.model.FlowRecordJson;
+import io.siteflow.model.wire.Topics;
 import io.siteflow.processor.app.ProcessorRuntime;
 import io.siteflow.processor.app.ProcessorSettings;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;
@@ -119,14 +120,14 @@ public final class StreamsBench {
     }
 
     static void send(KafkaProducer<byte[], byte[]> p, FlowRecord r) {
-        p.send(new ProducerRecord<>(SiteflowTopics.FLOWS, r.src().getBytes(StandardCharsets.UTF_8),
+        p.send(new ProducerRecord<>(Topics.FLOWS, r.src().getBytes(StandardCharsets.UTF_8),
                 FlowRecordJson.toBytes(r)));
     }
 
     private static void publishModel(String bootstrap) throws Exception {
         try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new StringSerializer(), new StringSerializer())) {
-            p.send(new ProducerRecord<>(SiteflowTopics.SITES, "sites", SITES)).get();
+            p.send(new ProducerRecord<>(Topics.SITES, Topics.SITES_KEY, SITES)).get();
         }
     }
 
@@ -206,7 +207,7 @@ public final class StreamsBench {
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000);
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(conf, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
-            List<TopicPartition> parts = c.partitionsFor(SiteflowTopics.FLOWS).stream()
+            List<TopicPartition> parts = c.partitionsFor(Topics.FLOWS).stream()
                     .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
             c.assign(parts);
             c.seekToBeginning(parts);

@@ -3,8 +3,8 @@ package io.siteflow.bench;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordFormatException;
 import io.siteflow.model.FlowRecordJson;
+import io.siteflow.model.wire.Topics;
 import io.siteflow.processor.app.ProcessorSettings;
-import io.siteflow.processor.broker.SiteflowTopics;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Properties;
@@ -33,7 +33,7 @@ final class StreamsFloor {
         AtomicLong read = new AtomicLong();
         AtomicLong bytes = new AtomicLong();
         StreamsBuilder b = new StreamsBuilder();
-        b.stream(SiteflowTopics.FLOWS, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())).foreach((k, v) -> {
+        b.stream(Topics.FLOWS, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())).foreach((k, v) -> {
             long i = read.get();
             clock.before(i);
             try {

@@ -1,11 +1,11 @@
 package io.siteflow.cli;
 
 import io.siteflow.agent.app.AgentRunner;
-import io.siteflow.agent.app.ExitCodes;
 import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.agent.synth.CapturePoint;
 import io.siteflow.agent.synth.StretchedClusterScenario;
 import io.siteflow.model.Cidr;
+import io.siteflow.model.cli.ExitCodes;
 import io.siteflow.processor.app.ProcessCommand;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;
 import io.siteflow.processor.broker.StopSignals;

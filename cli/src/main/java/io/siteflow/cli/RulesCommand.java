@@ -1,6 +1,6 @@
 package io.siteflow.cli;
 
-import io.siteflow.agent.app.ExitCodes;
+import io.siteflow.model.cli.ExitCodes;
 import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.classify.FlowSyntax;
 import io.siteflow.rules.model.Flow;

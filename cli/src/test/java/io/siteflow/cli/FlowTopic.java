@@ -3,7 +3,7 @@ package io.siteflow.cli;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordFormatException;
 import io.siteflow.model.FlowRecordJson;
-import io.siteflow.processor.broker.SiteflowTopics;
+import io.siteflow.model.wire.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -35,7 +35,7 @@ final class FlowTopic {
         Set<String> ids = new HashSet<>();
         try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(conf, new StringDeserializer(),
                 new ByteArrayDeserializer())) {
-            List<TopicPartition> parts = c.partitionsFor(SiteflowTopics.FLOWS, wait).stream()
+            List<TopicPartition> parts = c.partitionsFor(Topics.FLOWS, wait).stream()
                     .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
             c.assign(parts);
             c.seekToBeginning(parts);

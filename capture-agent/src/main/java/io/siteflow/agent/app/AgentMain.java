@@ -1,5 +1,6 @@
 package io.siteflow.agent.app;
 
+import io.siteflow.model.cli.ExitCodes;
 import picocli.CommandLine;
 
 /** Entry point of the agent on its own: {@code java -cp ... io.siteflow.agent.app.AgentMain -r file.pcap --json}. */

@@ -12,6 +12,7 @@ import io.siteflow.agent.flow.RemoteSiteFilter;
 import io.siteflow.agent.metrics.AgentMetrics;
 import io.siteflow.agent.publish.FlowSink;
 import io.siteflow.agent.publish.text.TextReport;
+import io.siteflow.model.cli.ExitCodes;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,10 +6,10 @@ import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.agent.decode.DecodeStatus;
 import io.siteflow.agent.metrics.AgentMetrics;
 import io.siteflow.agent.metrics.DecodeCounters;
-import io.siteflow.agent.publish.kafka.Heartbeat;
 import io.siteflow.agent.publish.kafka.HeartbeatPublisher;
 import io.siteflow.agent.publish.kafka.KafkaFlowSink;
 import io.siteflow.agent.publish.kafka.PublishStats;
+import io.siteflow.model.wire.Heartbeat;
 import io.micrometer.core.instrument.FunctionCounter;
 
 /** Starts the heartbeats (every 10 s to {@code siteflow.agents}) and the publisher's meters when Kafka is on. */
@@ -32,8 +32,8 @@ final class Heartbeats {
             DecodeCounters c = pipeline.counters();
             PublishStats p = kafka.stats();
             return new Heartbeat(o.agent(), source.name(), System.currentTimeMillis(), s.received(),
-                    s.droppedKernel(), s.droppedInterface(), c.status(DecodeStatus.MALFORMED), p.sent(), p.spooled(),
-                    p.dropped());
+                    s.droppedKernel(), s.droppedInterface(), c.status(DecodeStatus.MALFORMED), p.sent(),
+                    p.spoolRecords(), p.dropped());
         });
     }
 }

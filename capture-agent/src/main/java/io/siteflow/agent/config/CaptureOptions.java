@@ -1,10 +1,12 @@
 package io.siteflow.agent.config;
 
 import io.siteflow.model.Cidr;
+import io.siteflow.model.cli.Secrets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The capture command's settings, validated once at start-up. Exactly one of {@code iface} and
@@ -76,7 +78,7 @@ public record CaptureOptions(
         return live() ? iface : file.getFileName().toString();
     }
 
-    /** Settings for the start-up log line (no secrets: Kafka properties with "password" are masked). */
+    /** Settings for the start-up log line, Kafka properties in key order with secrets masked ({@link Secrets}). */
     public String describe() {
         StringBuilder sb = new StringBuilder();
         sb.append(live() ? "iface=" + iface : "file=" + file);
@@ -84,9 +86,7 @@ public record CaptureOptions(
         if (bootstrap != null) {
             sb.append(" bootstrap=").append(bootstrap);
         }
-        kafka.forEach((k, v) -> sb.append(" kafka.").append(k).append('=')
-                .append(k.toLowerCase(java.util.Locale.ROOT).contains("password")
-                        || k.toLowerCase(java.util.Locale.ROOT).contains("jaas") ? "****" : v));
+        new TreeMap<>(kafka).forEach((k, v) -> sb.append(" kafka.").append(k).append('=').append(Secrets.mask(k, v)));
         sb.append(" snaplen=").append(snaplen).append(" buffer=").append(bufferBytes)
                 .append(" active=").append(activeTimeout.toSeconds()).append("s idle=")
                 .append(idleTimeout.toSeconds()).append("s maxFlows=").append(maxFlows);

@@ -1,5 +1,7 @@
 package io.siteflow.cli.pipeline;
 
+import static io.siteflow.model.wire.Topics.DLQ;
+import static io.siteflow.model.wire.Topics.FLOWS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,7 +10,6 @@ import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordFormatException;
 import io.siteflow.model.FlowRecordJson;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;
-import io.siteflow.processor.broker.SiteflowTopics;
 import io.siteflow.processor.testing.SyntheticCluster;
 import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.verdict.AuditReport;
@@ -66,7 +67,7 @@ class GarbageRecordsIT {
                         Topics.sendAsync(producer, real.get(n));
                         if (n % 3 == 1) {
                             Garbage g = garbage.get(n / 3);
-                            producer.send(new ProducerRecord<>(SiteflowTopics.FLOWS, Topics.bytes(g.key()), g.value()));
+                            producer.send(new ProducerRecord<>(FLOWS, Topics.bytes(g.key()), g.value()));
                         }
                     }
                     List<FlowRecord> closers = SyntheticCluster.closers(CLOSE_AT, "g");
@@ -82,7 +83,7 @@ class GarbageRecordsIT {
                 Awaitility.await().atMost(Topics.WAIT).ignoreExceptions().untilAsserted(() -> assertThat(
                         Offline.json(p.cumulativeVerdicts())).containsExactlyElementsOf(Offline.json(expected.verdicts())));
 
-                List<ConsumerRecord<String, byte[]>> dlq = Topics.read(broker.bootstrap(), SiteflowTopics.DLQ,
+                List<ConsumerRecord<String, byte[]>> dlq = Topics.read(broker.bootstrap(), DLQ,
                         got -> got.size() >= GARBAGE);
                 assertThat(dlq).hasSize(GARBAGE);
                 assertThat(deadLetters(dlq)).isEqualTo(expectedDeadLetters(garbage));
@@ -109,7 +110,7 @@ class GarbageRecordsIT {
         Map<String, Integer> out = new TreeMap<>();
         for (ConsumerRecord<String, byte[]> r : dlq) {
             JsonNode n = JSON.readTree(r.value());
-            assertThat(n.get("topic").asText()).isEqualTo(SiteflowTopics.FLOWS);
+            assertThat(n.get("topic").asText()).isEqualTo(FLOWS);
             String value = new String(Base64.getDecoder().decode(n.get("value").asText()), StandardCharsets.UTF_8);
             out.merge(r.key() + " | " + n.get("error").asText() + " | " + value, 1, Integer::sum);
         }

@@ -1,8 +1,10 @@
 package io.siteflow.cli.pipeline;
 
+import static io.siteflow.model.wire.Topics.FLOWS;
+import static io.siteflow.model.wire.Topics.VERDICTS;
+
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
-import io.siteflow.processor.broker.SiteflowTopics;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictFormatException;
 import io.siteflow.rules.verdict.VerdictJson;
@@ -81,7 +83,7 @@ final class Topics {
 
     /** {@code r} as a record of {@code siteflow.flows} keyed by its source. */
     static ProducerRecord<byte[], byte[]> record(FlowRecord r) {
-        return new ProducerRecord<>(SiteflowTopics.FLOWS, bytes(r.src()), FlowRecordJson.toBytes(r));
+        return new ProducerRecord<>(FLOWS, bytes(r.src()), FlowRecordJson.toBytes(r));
     }
 
     static byte[] bytes(String s) {
@@ -122,7 +124,7 @@ final class Topics {
     /** The window verdicts on {@code siteflow.verdicts} once {@code count} have arrived (more would show up too). */
     static List<Verdict> windowVerdicts(String bootstrap, int count) {
         List<Verdict> out = new ArrayList<>();
-        for (ConsumerRecord<String, byte[]> r : read(bootstrap, SiteflowTopics.VERDICTS, got -> got.size() >= count)) {
+        for (ConsumerRecord<String, byte[]> r : read(bootstrap, VERDICTS, got -> got.size() >= count)) {
             out.add(verdict(new String(r.value(), StandardCharsets.UTF_8)));
         }
         return out;
@@ -150,7 +152,7 @@ final class Topics {
                 offsets = admin.listStreamsGroupOffsets(Map.of(groupId, new ListStreamsGroupOffsetsSpec()))
                         .partitionsToOffsetAndMetadata(groupId).get();
             }
-            return offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(SiteflowTopics.FLOWS))
+            return offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(FLOWS))
                     .filter(e -> e.getValue() != null).mapToLong(e -> e.getValue().offset()).sum();
         } catch (ExecutionException e) {
             return 0;
@@ -163,10 +165,10 @@ final class Topics {
     /** The end offsets of {@code siteflow.flows}, summed over partitions (transaction markers included). */
     static long flowsEnd(String bootstrap) throws Exception {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            var parts = admin.describeTopics(List.of(SiteflowTopics.FLOWS)).allTopicNames().get()
-                    .get(SiteflowTopics.FLOWS).partitions();
+            var parts = admin.describeTopics(List.of(FLOWS)).allTopicNames().get()
+                    .get(FLOWS).partitions();
             Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
-            parts.forEach(p -> latest.put(new TopicPartition(SiteflowTopics.FLOWS, p.partition()), OffsetSpec.latest()));
+            parts.forEach(p -> latest.put(new TopicPartition(FLOWS, p.partition()), OffsetSpec.latest()));
             return admin.listOffsets(latest).all().get().values().stream().mapToLong(i -> i.offset()).sum();
         }
     }

@@ -1,5 +1,6 @@
 package io.siteflow.processor.app;
 
+import io.siteflow.model.cli.ExitCodes;
 import io.siteflow.processor.broker.SiteflowTopics;
 import io.siteflow.processor.broker.StopSignals;
 import io.siteflow.processor.topology.TopologyConfig;
@@ -30,13 +31,12 @@ import picocli.CommandLine.Spec;
  * {@code siteflow.sites}, runs the Streams topology (and the HTTP frontend when one is on the class path or
  * given) until SIGINT/SIGTERM or {@link #stop()}, then stops cleanly.
  *
- * <p>Exit codes: 0 after a clean stop; 1 when Kafka cannot be reached or Streams fails; 2 when the sites file
- * cannot be read; 64 for wrong usage and for a site model with errors (each printed as {@code file:line:col: ...}).
+ * <p>Exit codes ({@link ExitCodes}): 0 after a clean stop; 1 when Kafka cannot be reached or Streams fails; 2 when the
+ * sites file cannot be read or holds errors (each printed as {@code file:line:col: ...}); 64 for wrong usage.
  */
 @Command(name = "process", mixinStandardHelpOptions = true,
         description = "Run the stream processor: classify flows, aggregate per audited pair, emit verdicts.")
 public final class ProcessCommand implements Callable<Integer> {
-    public static final int USAGE = 64;
     private static final Logger LOG = LoggerFactory.getLogger(ProcessCommand.class);
 
     @Spec
@@ -114,13 +114,13 @@ public final class ProcessCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         } catch (IOException e) {
             err.println("siteflow process: cannot read " + sites + ": " + e.getMessage());
-            return 2;
+            return ExitCodes.INPUT;
         }
         LoadResult model = SiteModelLoader.parse(sites.toString(), yaml);
         model.diagnostics().forEach(err::println);
         err.flush();
         if (!model.errors().isEmpty()) {
-            return 2;
+            return ExitCodes.INPUT;
         }
         return run(settings, yaml, err);
     }
@@ -132,7 +132,7 @@ public final class ProcessCommand implements Callable<Integer> {
             Startup.prepare(settings, yaml);
         } catch (RuntimeException e) {
             err.println("siteflow process: " + e.getMessage());
-            return 1;
+            return ExitCodes.FAILURE;
         }
         LOG.info("effective configuration: {}", settings.describe());
         ProcessorRuntime rt = ProcessorRuntime.create(settings,
@@ -156,7 +156,7 @@ public final class ProcessCommand implements Callable<Integer> {
         boolean failed = rt.streams().state() == KafkaStreams.State.ERROR
                 || rt.streams().state() == KafkaStreams.State.PENDING_ERROR;
         rt.close();
-        return failed ? 1 : 0;
+        return failed ? ExitCodes.FAILURE : ExitCodes.OK;
     }
 
     private void awaitStop() {
@@ -193,12 +193,16 @@ public final class ProcessCommand implements Callable<Integer> {
         return Optional.ofNullable(runtime);
     }
 
-    /** A picocli command line with siteflow's exit codes (64 for wrong usage). */
+    /**
+     * A picocli command line with siteflow's exit codes (64 for wrong usage, the message alone on standard error).
+     * The {@code siteflow} launcher uses the agent's {@code AgentMain.commandLine} instead, which also prints a
+     * "Try ... --help" hint (stream-processor cannot depend on capture-agent; ProcessCommandTest pins this output).
+     */
     public static CommandLine commandLine(ProcessCommand command) {
         CommandLine cl = new CommandLine(command);
         cl.setParameterExceptionHandler((ex, args) -> {
             ex.getCommandLine().getErr().println("siteflow process: " + ex.getMessage());
-            return USAGE;
+            return ExitCodes.USAGE;
         });
         return cl;
     }

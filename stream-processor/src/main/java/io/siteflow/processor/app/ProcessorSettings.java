@@ -1,5 +1,6 @@
 package io.siteflow.processor.app;
 
+import io.siteflow.model.cli.Secrets;
 import io.siteflow.processor.broker.SiteflowTopics;
 import io.siteflow.processor.topology.TopologyConfig;
 import java.nio.file.Path;
@@ -29,8 +30,6 @@ import org.apache.kafka.streams.StreamsConfig;
 public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, String httpBind,
                                 String advertisedHost, String httpToken, Map<String, String> kafka, Path stateDir,
                                 TopologyConfig topology, SiteflowTopics topics) {
-    private static final String MASK = "*****";
-
     public ProcessorSettings {
         Objects.requireNonNull(bootstrap, "bootstrap");
         Objects.requireNonNull(sitesFile, "sitesFile");
@@ -69,12 +68,12 @@ public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, 
         return p;
     }
 
-    /** The effective configuration for the start-up log line, secrets masked. */
+    /** The effective configuration for the start-up log line, secrets masked ({@link Secrets}). */
     public Map<String, String> describe() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("sites", sitesFile.toString());
         m.put("http", httpPort > 0 ? httpBind + ":" + httpPort : "off");
-        m.put("http.token", httpToken.isEmpty() ? "none" : MASK);
+        m.put("http.token", httpToken.isEmpty() ? "none" : Secrets.MASK);
         m.put("window", topology.window().toString());
         m.put("grace", topology.grace().toString());
         m.put("dedupe.retention", topology.dedupeRetention().toString());
@@ -82,14 +81,7 @@ public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, 
         m.put("baseline", topology.baseline().toString());
         m.put("topics", topics.partitions() + " partitions, replication " + topics.replicationFactor());
         Properties p = streamsProperties();
-        new TreeMap<>(p).forEach((k, v) -> m.put(k.toString(), secret(k.toString()) ? MASK : v.toString()));
+        new TreeMap<>(p).forEach((k, v) -> m.put(k.toString(), Secrets.mask(k.toString(), v)));
         return m;
-    }
-
-    /** True for property names whose values are secrets. */
-    static boolean secret(String key) {
-        String k = key.toLowerCase(java.util.Locale.ROOT);
-        return k.contains("password") || k.contains("secret") || k.contains("token") || k.endsWith("jaas.config")
-                || k.contains("key.password") || k.contains("credentials");
     }
 }

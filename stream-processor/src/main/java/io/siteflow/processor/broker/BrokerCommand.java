@@ -1,5 +1,6 @@
 package io.siteflow.processor.broker;
 
+import io.siteflow.model.cli.ExitCodes;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Spec;
  * embedded Kafka broker, creates the siteflow topics, prints the bootstrap address on standard
  * output and runs until SIGINT/SIGTERM, then shuts the broker down cleanly.
  *
- * <p>Exit codes: 0 after a clean stop, 1 when the broker could not start (the message goes to
+ * <p>Exit codes ({@link ExitCodes}): 0 after a clean stop, 1 when the broker could not start (the message goes to
  * standard error), 64 for wrong usage (picocli).
  */
 @Command(name = "broker", mixinStandardHelpOptions = true,
@@ -49,7 +50,7 @@ public final class BrokerCommand implements Callable<Integer> {
         } catch (BrokerStartException | IllegalArgumentException | TopicAdmin.TopicAdminException e) {
             err.println("broker: " + e.getMessage());
             err.flush();
-            return 1;
+            return ExitCodes.FAILURE;
         }
         StopSignals.onStop(stopped::countDown);
         out.println(broker.bootstrap());
@@ -60,7 +61,7 @@ public final class BrokerCommand implements Callable<Integer> {
             Thread.currentThread().interrupt();
         }
         broker.close();
-        return 0;
+        return ExitCodes.OK;
     }
 
     /** Runs the command on its own (without the {@code siteflow} launcher). */

@@ -1,24 +1,24 @@
 package io.siteflow.processor.broker;
 
+import static io.siteflow.model.wire.Topics.AGENTS;
+import static io.siteflow.model.wire.Topics.ALERTS;
+import static io.siteflow.model.wire.Topics.DLQ;
+import static io.siteflow.model.wire.Topics.FLOWS;
+import static io.siteflow.model.wire.Topics.SITES;
+import static io.siteflow.model.wire.Topics.VERDICTS;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * The topics siteflow uses (DESIGN.md, "Kafka topics"), with partitions, replication and per-topic
- * configs: one immutable spec shared by the broker set-up, the agent and the Streams topology.
+ * The broker side of the topics siteflow uses (DESIGN.md, "Kafka topics"): partitions, replication and per-topic
+ * configs of each topic named in {@link io.siteflow.model.wire.Topics}, for creating them. Immutable.
  *
  * @param partitions        partitions of every topic except {@code siteflow.sites}, which has one
  * @param replicationFactor replication factor of every topic (1 on a single-node broker)
  */
 public record SiteflowTopics(int partitions, short replicationFactor) {
-    public static final String FLOWS = "siteflow.flows";
-    public static final String AGENTS = "siteflow.agents";
-    public static final String SITES = "siteflow.sites";
-    public static final String VERDICTS = "siteflow.verdicts";
-    public static final String ALERTS = "siteflow.alerts";
-    public static final String DLQ = "siteflow.dlq";
-
     /** Three partitions, replication 1: the single-node default. */
     public static final SiteflowTopics SINGLE_NODE = new SiteflowTopics(3, (short) 1);
 

@@ -3,7 +3,7 @@ package io.siteflow.processor.topology;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordFormatException;
 import io.siteflow.model.FlowRecordJson;
-import io.siteflow.processor.broker.SiteflowTopics;
+import io.siteflow.model.wire.Topics;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.PairAggregateJson;
 import io.siteflow.rules.verdict.VerdictFormatException;
@@ -13,18 +13,18 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
 /**
- * Every name and serde of the topology in one place: the topics (from {@link SiteflowTopics}), the state
+ * Every name and serde of the topology in one place: the topics (from {@link Topics}), the state
  * stores and the serdes of what flows between them. Constants only; all serdes are stateless and thread-safe.
  */
 public final class TopologySpec {
-    public static final String FLOWS = SiteflowTopics.FLOWS;
-    public static final String AGENTS = SiteflowTopics.AGENTS;
-    public static final String SITES = SiteflowTopics.SITES;
-    public static final String VERDICTS = SiteflowTopics.VERDICTS;
-    public static final String ALERTS = SiteflowTopics.ALERTS;
-    public static final String DLQ = SiteflowTopics.DLQ;
+    public static final String FLOWS = Topics.FLOWS;
+    public static final String AGENTS = Topics.AGENTS;
+    public static final String SITES = Topics.SITES;
+    public static final String VERDICTS = Topics.VERDICTS;
+    public static final String ALERTS = Topics.ALERTS;
+    public static final String DLQ = Topics.DLQ;
     /** The one key of {@code siteflow.sites}. */
-    public static final String SITES_KEY = "sites";
+    public static final String SITES_KEY = Topics.SITES_KEY;
     /** Name of the internal topic that carries records keyed by audited server address. */
     public static final String BY_SERVER = "by-server";
 

@@ -84,8 +84,8 @@ class ProcessCommandTest {
 
         Map<String, String> d = s.describe();
 
-        assertThat(d).containsEntry("http.token", "*****").containsEntry("sasl.jaas.config", "*****")
-                .containsEntry("ssl.key.password", "*****").containsEntry("linger.ms", "5")
+        assertThat(d).containsEntry("http.token", "****").containsEntry("sasl.jaas.config", "****")
+                .containsEntry("ssl.key.password", "****").containsEntry("linger.ms", "5")
                 .containsEntry("processing.guarantee", "exactly_once_v2")
                 .containsEntry("application.server", "node1:8080")
                 .containsEntry("application.id", "siteflow-processor")

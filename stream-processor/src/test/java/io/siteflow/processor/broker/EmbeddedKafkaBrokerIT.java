@@ -3,6 +3,7 @@ package io.siteflow.processor.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.siteflow.model.wire.Topics;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -118,7 +119,7 @@ class EmbeddedKafkaBrokerIT {
         Map<String, Object> conf = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ACKS_CONFIG, "all");
         try (KafkaProducer<String, String> p = new KafkaProducer<>(conf, new StringSerializer(), new StringSerializer())) {
-            p.send(new ProducerRecord<>(SiteflowTopics.FLOWS, key, value)).get(30, TimeUnit.SECONDS);
+            p.send(new ProducerRecord<>(Topics.FLOWS, key, value)).get(30, TimeUnit.SECONDS);
         }
     }
 
@@ -128,7 +129,7 @@ class EmbeddedKafkaBrokerIT {
         List<String> seen = new ArrayList<>();
         try (KafkaConsumer<String, String> c = new KafkaConsumer<>(conf, new StringDeserializer(),
                 new StringDeserializer())) {
-            List<TopicPartition> parts = c.partitionsFor(SiteflowTopics.FLOWS, Duration.ofSeconds(30)).stream()
+            List<TopicPartition> parts = c.partitionsFor(Topics.FLOWS, Duration.ofSeconds(30)).stream()
                     .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
             c.assign(parts);
             c.seekToBeginning(parts);

@@ -1,5 +1,7 @@
 package io.siteflow.agent.publish.kafka;
 
+import io.siteflow.model.wire.Heartbeat;
+import io.siteflow.model.wire.Topics;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executors;
@@ -19,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * and the next one carries the totals. Close it before the producer it uses. Thread-safe.
  */
 public final class HeartbeatPublisher implements AutoCloseable {
-    public static final String DEFAULT_TOPIC = "siteflow.agents";
+    public static final String DEFAULT_TOPIC = Topics.AGENTS;
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(10);
     private static final Logger LOG = LoggerFactory.getLogger(HeartbeatPublisher.class);
 

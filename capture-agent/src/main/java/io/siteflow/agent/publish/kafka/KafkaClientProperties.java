@@ -1,5 +1,6 @@
 package io.siteflow.agent.publish.kafka;
 
+import io.siteflow.model.cli.Secrets;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -9,15 +10,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 
 /**
  * Extra Kafka client properties given by the user ({@code --kafka K=V}, or a properties file), passed
  * through to the producer unchanged. Stateless, thread-safe.
  */
 public final class KafkaClientProperties {
-    private static final Set<String> SECRET_HINTS = Set.of("password", "jaas", "secret", "token", "key.pem");
-
     private KafkaClientProperties() {
     }
 
@@ -56,16 +54,8 @@ public final class KafkaClientProperties {
         return out;
     }
 
-    /** {@code k=v, ...} in key order, with values of secret-looking keys shown as {@code ****}. */
+    /** {@code k=v, ...} in key order, secret values masked ({@link Secrets#describe}). */
     public static String describe(Map<String, ?> config) {
-        StringBuilder sb = new StringBuilder();
-        config.keySet().stream().sorted().forEach(k -> {
-            if (sb.length() > 0) {
-                sb.append(", ");
-            }
-            boolean secret = SECRET_HINTS.stream().anyMatch(k.toLowerCase()::contains);
-            sb.append(k).append('=').append(secret ? "****" : String.valueOf(config.get(k)));
-        });
-        return sb.toString();
+        return Secrets.describe(config);
     }
 }

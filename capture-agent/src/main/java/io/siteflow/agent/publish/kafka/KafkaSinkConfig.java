@@ -1,6 +1,7 @@
 package io.siteflow.agent.publish.kafka;
 
 import io.siteflow.model.FlowRecord;
+import io.siteflow.model.wire.Topics;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -25,7 +26,7 @@ import java.util.function.Function;
 public record KafkaSinkConfig(String bootstrap, String topic, String clientId, Map<String, String> clientOverrides,
         Function<FlowRecord, String> keyFunction, Path spoolDir, long spoolMaxBytes, long spoolSegmentBytes,
         int queueCapacity, Duration retryInterval) {
-    public static final String DEFAULT_TOPIC = "siteflow.flows";
+    public static final String DEFAULT_TOPIC = Topics.FLOWS;
 
     public KafkaSinkConfig {
         Objects.requireNonNull(bootstrap, "bootstrap");

@@ -2,6 +2,7 @@ package io.siteflow.agent.publish.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.siteflow.model.wire.Heartbeat;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,4 +1,4 @@
-// Agents (last heartbeat, packets, drops, spool; silent ones marked), alerts (newest first), rules and explain.
+// Agents (last heartbeat, packets, drops, records waiting in the spool; silent ones marked), alerts (newest first), rules and explain.
 import {el, fill, byId, row} from '../dom.js';
 import {ago, time, count} from '../format.js';
 import {get} from '../api.js';

@@ -1,0 +1,30 @@
+package io.siteflow.agent.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** The agent's start-up line ({@code capture: ...}, logged once by {@link AgentRunner}) never shows a secret. */
+class StartupLineTest {
+    private static String startupLine(String... args) {
+        CaptureCommand command = new CaptureCommand();
+        new CommandLine(command).parseArgs(args);
+        return "capture: " + command.options().describe();
+    }
+
+    @Test
+    void masksEveryKafkaSecretAndListsKafkaPropertiesInKeyOrder() {
+        String line = startupLine("-i", "ens3", "-F", "10.1.0.0/16", "--agent", "wls3", "--bootstrap", "kafka1:9092",
+                "--kafka", "sasl.oauthbearer.client.credentials.client.secret=s3cret",
+                "--kafka", "sasl.oauthbearer.assertion.file.token=t0ken",
+                "--kafka", "ssl.keystore.password=pw",
+                "--kafka", "sasl.jaas.config=PlainLoginModule required password=pw2;",
+                "--kafka", "linger.ms=5");
+
+        assertThat(line).isEqualTo("capture: iface=ens3 remote=[10.1.0.0/16] agent=wls3 bootstrap=kafka1:9092"
+                + " kafka.linger.ms=5 kafka.sasl.jaas.config=**** kafka.sasl.oauthbearer.assertion.file.token=****"
+                + " kafka.sasl.oauthbearer.client.credentials.client.secret=**** kafka.ssl.keystore.password=****"
+                + " snaplen=256 buffer=67108864 active=10s idle=30s maxFlows=262144");
+    }
+}

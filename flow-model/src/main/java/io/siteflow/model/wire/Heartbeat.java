@@ -1,0 +1,110 @@
+package io.siteflow.model.wire;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One agent heartbeat on {@link Topics#AGENTS}, keyed by agent id: the one class that writes it (the capture agent,
+ * every 10 s) and reads it (the stream processor's agents store, {@code GET /api/agents}, the observer-drops check).
+ * Immutable; the JSON methods are stateless and thread-safe.
+ *
+ * <p>JSON, fields in component order:
+ * {@code {"agent":"wls3","iface":"ens3","time":1764000000000,"received":1000,"droppedKernel":2,"droppedInterface":1,
+ * "decodeErrors":3,"recordsSent":40,"spooled":5,"dropped":0}}. Counters are totals since the agent started, except
+ * {@code spooled}, which is what waits in the spool when the heartbeat is written.
+ *
+ * @param agent            agent id, never null
+ * @param iface            interface or capture file, never null (empty when a reader found none)
+ * @param time             epoch ms when the counters were read
+ * @param received         packets received
+ * @param droppedKernel    packets the kernel dropped
+ * @param droppedInterface packets the interface dropped
+ * @param decodeErrors     packets that could not be decoded
+ * @param recordsSent      flow records acknowledged by Kafka (directly or replayed from the spool); on the wire for
+ *                         operators and cross-checks, not shown by the processor's API
+ * @param spooled          flow records waiting in the agent's disk spool now (not a total: it falls back to 0 once
+ *                         the spool has been replayed)
+ * @param dropped          flow records lost: hand-off queue or spool full
+ */
+public record Heartbeat(String agent, String iface, long time, long received, long droppedKernel,
+        long droppedInterface, long decodeErrors, long recordsSent, long spooled, long dropped) {
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    public Heartbeat {
+        Objects.requireNonNull(agent, "agent");
+        Objects.requireNonNull(iface, "iface");
+    }
+
+    /** This heartbeat as UTF-8 JSON, fields in component order, no line break. */
+    public byte[] toJson() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        try (JsonGenerator g = FACTORY.createGenerator(out)) {
+            g.writeStartObject();
+            g.writeStringField("agent", agent);
+            g.writeStringField("iface", iface);
+            g.writeNumberField("time", time);
+            g.writeNumberField("received", received);
+            g.writeNumberField("droppedKernel", droppedKernel);
+            g.writeNumberField("droppedInterface", droppedInterface);
+            g.writeNumberField("decodeErrors", decodeErrors);
+            g.writeNumberField("recordsSent", recordsSent);
+            g.writeNumberField("spooled", spooled);
+            g.writeNumberField("dropped", dropped);
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * Reads a heartbeat, leniently so that older and newer agents stay readable: unknown fields are skipped, a
+     * missing or non-integer counter reads as 0, a missing {@code iface} as empty.
+     *
+     * @param json the JSON text, may be null
+     * @return empty when the text is null, not JSON, not an object, or has no string {@code agent}; never throws
+     */
+    public static Optional<Heartbeat> parse(String json) {
+        if (json == null) {
+            return Optional.empty();
+        }
+        Map<String, Object> f = new HashMap<>();
+        try (JsonParser p = FACTORY.createParser(json)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return Optional.empty();
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken t = p.nextToken();
+                if (t == JsonToken.VALUE_STRING) {
+                    f.put(name, p.getText());
+                } else if (t == JsonToken.VALUE_NUMBER_INT) {
+                    f.put(name, p.getLongValue());
+                } else {
+                    p.skipChildren();
+                }
+            }
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        if (!(f.get("agent") instanceof String agent)) {
+            return Optional.empty();
+        }
+        return Optional.of(new Heartbeat(agent, f.get("iface") instanceof String s ? s : "", num(f, "time"),
+                num(f, "received"), num(f, "droppedKernel"), num(f, "droppedInterface"), num(f, "decodeErrors"),
+                num(f, "recordsSent"), num(f, "spooled"), num(f, "dropped")));
+    }
+
+    private static long num(Map<String, Object> f, String key) {
+        return f.get(key) instanceof Long l ? l : 0L;
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * What crosses Kafka besides the flow record, written and read by one class each: {@link
+ * io.siteflow.model.wire.Topics} (every topic name) and {@link io.siteflow.model.wire.Heartbeat} (the agent
+ * heartbeat on {@code siteflow.agents}). JDK and Jackson only, like the rest of {@code flow-model}.
+ */
+package io.siteflow.model.wire;

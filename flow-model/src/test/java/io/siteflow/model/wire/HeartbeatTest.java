@@ -1,0 +1,71 @@
+package io.siteflow.model.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.siteflow.model.Fixtures;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class HeartbeatTest {
+    /** The heartbeat of heartbeat-wls3.json. */
+    private static final Heartbeat WLS3 = new Heartbeat("wls3", "ens3", 1_764_000_029_000L, 123_456, 7, 1, 2, 9_876,
+            10, 3);
+
+    @Test
+    void writesTheGoldenJsonFieldsInComponentOrder() {
+        assertThat(json(WLS3)).isEqualTo(Fixtures.text(HeartbeatTest.class, "heartbeat-wls3.json"));
+    }
+
+    @Test
+    void readsTheGoldenJsonIntoEveryField() {
+        assertThat(Heartbeat.parse(Fixtures.text(HeartbeatTest.class, "heartbeat-wls3.json"))).contains(WLS3);
+    }
+
+    @Test
+    void roundTripsExtremeValuesAndTextThatNeedsEscaping() {
+        Heartbeat h = new Heartbeat("agent \"ä\"\\1", "", 0, Long.MAX_VALUE, 0, 0, 0, Long.MAX_VALUE, 0,
+                Long.MAX_VALUE);
+
+        assertThat(Heartbeat.parse(json(h))).contains(h);
+    }
+
+    @Test
+    void readsAHeartbeatWithoutCountersAsZeros() {
+        assertThat(Heartbeat.parse("{\"agent\":\"edge-b\",\"iface\":\"ens4\",\"time\":1764000000000}"))
+                .contains(new Heartbeat("edge-b", "ens4", 1_764_000_000_000L, 0, 0, 0, 0, 0, 0, 0));
+    }
+
+    @Test
+    void skipsUnknownFieldsAndReadsCountersOfAnotherTypeAsZero() {
+        assertThat(Heartbeat.parse("{\"version\":{\"major\":2},\"agent\":\"a\",\"workers\":[1,2],\"received\":\"5\","
+                + "\"spooled\":4.5,\"dropped\":null,\"decodeErrors\":3,\"extra\":true}"))
+                .contains(new Heartbeat("a", "", 0, 0, 0, 0, 3, 0, 0, 0));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "[]", "\"wls3\"", "not json", "{\"iface\":\"ens3\"}", "{\"agent\":7}",
+        "{\"agent\":\"wls3\",\"time\":", "{\"agent\":\"wls3\",\"received\":99999999999999999999}"})
+    void readsNothingFromTextThatIsNoHeartbeat(String text) {
+        assertThat(Heartbeat.parse(text)).isEmpty();
+    }
+
+    @Test
+    void readsNothingFromNull() {
+        assertThat(Heartbeat.parse(null)).isEmpty();
+    }
+
+    @Test
+    void requiresAnAgentAndAnInterface() {
+        assertThatThrownBy(() -> new Heartbeat(null, "ens3", 0, 0, 0, 0, 0, 0, 0, 0))
+                .isInstanceOf(NullPointerException.class).hasMessage("agent");
+        assertThatThrownBy(() -> new Heartbeat("a", null, 0, 0, 0, 0, 0, 0, 0, 0))
+                .isInstanceOf(NullPointerException.class).hasMessage("iface");
+    }
+
+    private static String json(Heartbeat h) {
+        return new String(h.toJson(), StandardCharsets.UTF_8);
+    }
+}
