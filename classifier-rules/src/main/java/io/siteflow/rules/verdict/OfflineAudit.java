@@ -8,7 +8,6 @@ import io.siteflow.rules.model.Flow;
 import io.siteflow.rules.model.Site;
 import io.siteflow.rules.model.SiteModel;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,8 +24,7 @@ public final class OfflineAudit {
     private final SiteModel model;
     private final Classifier classifier;
     private final long windowMs;
-    private final List<AuditPair> pairs;
-    private final Map<String, AuditPair> pairByServerAndSite = new HashMap<>();
+    private final AuditRoutes routes;
     private final Map<AuditPair, PairAggregate> cumulative = new LinkedHashMap<>();
     private final Map<AuditPair, TreeMap<Long, PairAggregate>> windows = new LinkedHashMap<>();
     private final Map<String, RttHistogram> siteRtt = new TreeMap<>();
@@ -41,16 +39,15 @@ public final class OfflineAudit {
         this.model = model;
         this.classifier = new Classifier(model);
         this.windowMs = windowMs;
-        this.pairs = AuditPairs.of(model);
-        for (AuditPair p : pairs) {
-            pairByServerAndSite.put(p.server().address() + " " + p.remoteSite().name(), p);
+        this.routes = AuditRoutes.of(model);
+        for (AuditPair p : routes.pairs()) {
             cumulative.put(p, new PairAggregate());
             windows.put(p, new TreeMap<>());
         }
     }
 
     public List<AuditPair> pairs() {
-        return pairs;
+        return routes.pairs();
     }
 
     /**
@@ -74,22 +71,19 @@ public final class OfflineAudit {
         if (c.category() == Category.UNKNOWN) {
             unclassified += r.totalBytes();
         }
-        route(r, c, f.src(), c.dstSite(), f.dst());
-        route(r, c, f.dst(), c.srcSite(), f.src());
+        for (AuditSide side : routes.sides(f, c)) {
+            add(r, c, side);
+        }
         if (r.rttMicros() != null && c.crossSite()) {
             siteRtt.computeIfAbsent(sitePair(c.srcSite(), c.dstSite()), k -> new RttHistogram()).add(r.rttMicros());
         }
         return true;
     }
 
-    private void route(FlowRecord r, Classification c, String server, Site otherSite, String otherAddress) {
-        AuditPair p = pairByServerAndSite.get(server + " " + otherSite.name());
-        if (p == null) {
-            return;
-        }
-        cumulative.get(p).add(r, c, otherAddress);
+    private void add(FlowRecord r, Classification c, AuditSide side) {
+        cumulative.get(side.pair()).add(r, c, side.remoteAddress());
         long w = Window.of(r.start(), windowMs).start();
-        windows.get(p).computeIfAbsent(w, k -> new PairAggregate()).add(r, c, otherAddress);
+        windows.get(side.pair()).computeIfAbsent(w, k -> new PairAggregate()).add(r, c, side.remoteAddress());
     }
 
     private static String sitePair(Site a, Site b) {
@@ -115,6 +109,6 @@ public final class OfflineAudit {
     }
 
     private Verdict verdict(AuditPair p, PairAggregate agg, Optional<Window> w, boolean drops) {
-        return VerdictCalculator.verdict(p, agg, model.threshold(), model.minCrossBytes(), w, drops, model.version());
+        return VerdictCalculator.verdict(model, p, agg, w, drops);
     }
 }
