@@ -75,8 +75,7 @@ public final class StreamsQueries implements SiteflowQueries {
 
     /** The cumulative verdict of a pair from its aggregate, as the offline audit computes it. */
     public static Verdict cumulative(ActiveModel m, AuditPair p, PairAggregate agg, boolean drops) {
-        return VerdictCalculator.verdict(p, agg, m.model().threshold(), m.model().minCrossBytes(), Optional.empty(),
-                drops, m.model().version());
+        return VerdictCalculator.verdict(m.model(), p, agg, Optional.empty(), drops);
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.siteflow.processor.topology;
 
 import io.siteflow.model.FlowRecord;
+import io.siteflow.processor.topology.store.PairKey;
+import io.siteflow.processor.topology.store.WindowKey;
 import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.Window;
@@ -34,10 +36,11 @@ final class PairWindows {
     private final AggregateStore cumulative;
     private final WindowStore<String, String> history;
     private final KeyValueStore<String, String> latest;
+    /** Open windows by end time; their {@link WindowKey} texts, in text order (the order verdicts are emitted). */
     private final TreeMap<Long, TreeSet<String>> openByEnd = new TreeMap<>();
 
-    /** A window that closed: its pair key, window and aggregate. */
-    record Closed(String pairKey, Window window, PairAggregate aggregate) {
+    /** A window that closed: its pair, window and aggregate. */
+    record Closed(PairKey pair, Window window, PairAggregate aggregate) {
     }
 
     PairWindows(TopologyConfig config, KeyValueStore<String, PairAggregate> open,
@@ -58,13 +61,13 @@ final class PairWindows {
      *
      * @return false when the record's window had closed (the record is late and counted cumulatively only)
      */
-    boolean add(String pairKey, FlowRecord r, Classification c, String remoteAddress, long streamTime) {
-        cumulative.add(pairKey, r, c, remoteAddress);
+    boolean add(PairKey pair, FlowRecord r, Classification c, String remoteAddress, long streamTime) {
+        cumulative.add(pair.encoded(), r, c, remoteAddress);
         Window w = Window.of(r.start(), windowMs);
         if (w.end() + graceMs <= streamTime) {
             return false;
         }
-        String key = pairKey + "|" + w.start();
+        String key = new WindowKey(pair, w.start()).encode();
         if (open.add(key, r, c, remoteAddress)) {
             index(key); // a new window (the open ones in the store were indexed at start)
         }
@@ -79,9 +82,8 @@ final class PairWindows {
             for (String key : e.getValue()) {
                 PairAggregate agg = open.remove(key);
                 if (agg != null) {
-                    int bar = key.lastIndexOf('|');
-                    long start = Long.parseLong(key.substring(bar + 1));
-                    out.add(new Closed(key.substring(0, bar), new Window(start, start + windowMs), agg));
+                    WindowKey k = WindowKey.decode(key);
+                    out.add(new Closed(k.pair(), new Window(k.windowStart(), k.windowStart() + windowMs), agg));
                 }
             }
         }
@@ -90,8 +92,8 @@ final class PairWindows {
 
     /** Keeps a closed window's verdict JSON for reports. */
     void keep(Closed c, String verdictJson) {
-        history.put(c.pairKey(), verdictJson, c.window().start());
-        latest.put(c.pairKey(), verdictJson);
+        history.put(c.pair().encoded(), verdictJson, c.window().start());
+        latest.put(c.pair().encoded(), verdictJson);
     }
 
     /** Writes the changed aggregates and connections to their stores (the task commits). */
@@ -109,7 +111,6 @@ final class PairWindows {
     }
 
     private void index(String key) {
-        long start = Long.parseLong(key.substring(key.lastIndexOf('|') + 1));
-        openByEnd.computeIfAbsent(start + windowMs, k -> new TreeSet<>()).add(key);
+        openByEnd.computeIfAbsent(WindowKey.decode(key).windowStart() + windowMs, k -> new TreeSet<>()).add(key);
     }
 }

@@ -12,7 +12,6 @@ import static io.siteflow.processor.topology.TopologySpec.SITES_STORE;
 import static io.siteflow.processor.topology.TopologySpec.STRING;
 import static io.siteflow.processor.topology.TopologySpec.VERDICTS;
 
-import io.siteflow.model.FlowRecord;
 import java.util.Map;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
@@ -81,12 +80,14 @@ public final class SiteflowTopology {
                 .split(Named.as("route-"))
                 .branch((k, v) -> v.here(), Branched.as("here"))
                 .defaultBranch(Branched.as("elsewhere"));
-        // a record read in its server's partition is audited by this task; the others go to their server's task
-        KStream<String, FlowRecord> here = routed.get("route-here").mapValues(Routed::record, Named.as("here"));
-        KStream<String, FlowRecord> moved = routed.get("route-elsewhere")
+        // a record read in its server's partition is audited by this task, with its classification; the others go
+        // to their server's task as bare records (the audit step classifies those again)
+        KStream<String, Routed> here = routed.get("route-here");
+        KStream<String, Routed> moved = routed.get("route-elsewhere")
                 .mapValues(Routed::record, Named.as("elsewhere"))
                 .repartition(Repartitioned.with(STRING, FLOW_RECORD).withName(TopologySpec.BY_SERVER)
-                        .withNumberOfPartitions(config.partitions()));
+                        .withNumberOfPartitions(config.partitions()))
+                .mapValues(Routed::moved, Named.as("moved"));
 
         KStream<String, Output> out = here.merge(moved, Named.as("to-audit"))
                 // observer rule, window and cumulative aggregates, close windows, verdicts and alerts
