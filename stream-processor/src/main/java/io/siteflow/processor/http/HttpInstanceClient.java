@@ -1,7 +1,7 @@
 package io.siteflow.processor.http;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import io.siteflow.processor.query.Alert;
+import io.siteflow.processor.topology.Alert;
 import io.siteflow.processor.query.InstanceClient;
 import io.siteflow.processor.query.StoreView;
 import io.siteflow.processor.query.TalkerRow;

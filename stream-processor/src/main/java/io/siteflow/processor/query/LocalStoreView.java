@@ -1,5 +1,6 @@
 package io.siteflow.processor.query;
 
+import io.siteflow.processor.topology.Alert;
 import io.siteflow.processor.topology.AlertJson;
 import io.siteflow.processor.topology.ObserverDrops;
 import io.siteflow.processor.topology.TalkerStats;

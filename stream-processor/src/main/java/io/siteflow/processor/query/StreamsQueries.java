@@ -1,6 +1,7 @@
 package io.siteflow.processor.query;
 
 import io.siteflow.processor.topology.ActiveModel;
+import io.siteflow.processor.topology.Alert;
 import io.siteflow.processor.topology.HeartbeatJson;
 import io.siteflow.processor.topology.ModelCache;
 import io.siteflow.rules.classify.FlowSyntax;

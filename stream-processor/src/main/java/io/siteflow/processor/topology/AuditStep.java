@@ -1,7 +1,6 @@
 package io.siteflow.processor.topology;
 
 import io.siteflow.model.FlowRecord;
-import io.siteflow.processor.query.Alert;
 import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.model.Flow;

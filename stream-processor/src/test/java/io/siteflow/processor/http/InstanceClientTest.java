@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.siteflow.processor.query.AgentStatus;
-import io.siteflow.processor.query.Alert;
+import io.siteflow.processor.topology.Alert;
 import io.siteflow.processor.query.InstanceClient;
 import io.siteflow.processor.query.RulesInfo;
 import io.siteflow.processor.query.SiteflowQueries;

@@ -1,4 +1,4 @@
-package io.siteflow.processor.query;
+package io.siteflow.processor.topology;
 
 /**
  * One alert (topic {@code siteflow.alerts}).

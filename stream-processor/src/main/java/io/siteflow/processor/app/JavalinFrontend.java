@@ -1,14 +1,13 @@
-package io.siteflow.processor.http;
+package io.siteflow.processor.app;
 
-import io.siteflow.processor.app.HttpFrontend;
-import io.siteflow.processor.app.ProcessorRuntime;
-import io.siteflow.processor.app.ProcessorSettings;
+import io.siteflow.processor.http.ApiServer;
+import io.siteflow.processor.http.HttpInstanceClient;
 import io.siteflow.processor.query.InstanceClient;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The {@link HttpFrontend} of {@code siteflow process} (found through {@code META-INF/services}): an
+ * The {@link HttpFrontend} of {@code siteflow process} (the wiring of the {@code http} package into the runtime): an
  * {@link ApiServer} over the runtime's queries, its local store view for the other instances, and its
  * Prometheus registry, on {@code --http-bind}:{@code --http-port} with {@code --http-token}. Nothing is served
  * when the port is 0. Other instances are reached with {@link HttpInstanceClient} and the same token.
@@ -19,7 +18,6 @@ public final class JavalinFrontend implements HttpFrontend {
     private final InstanceClient client = new HttpInstanceClient(token::get);
     private ApiServer server;
 
-    /** Public no-argument constructor for {@link java.util.ServiceLoader}. */
     public JavalinFrontend() {
     }
 
