@@ -1,6 +1,8 @@
 package io.siteflow.processor.topology;
 
 import io.siteflow.model.FlowRecord;
+import io.siteflow.processor.topology.store.CommitHook;
+import io.siteflow.processor.topology.store.WriteBehind;
 import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.model.Flow;

@@ -1,6 +1,10 @@
 package io.siteflow.processor.topology;
 
 import io.siteflow.model.FlowRecord;
+import io.siteflow.processor.topology.store.CommitHook;
+import io.siteflow.processor.topology.store.SeenIds;
+import io.siteflow.processor.topology.store.SeenRuns;
+import io.siteflow.processor.topology.store.WriteBehind;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;

@@ -1,5 +1,6 @@
 package io.siteflow.processor.topology;
 
+import io.siteflow.processor.topology.store.WriteBehind;
 import io.siteflow.rules.model.Host;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.state.KeyValueStore;

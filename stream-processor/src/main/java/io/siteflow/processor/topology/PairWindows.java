@@ -1,8 +1,10 @@
 package io.siteflow.processor.topology;
 
 import io.siteflow.model.FlowRecord;
+import io.siteflow.processor.topology.store.AggregateStore;
 import io.siteflow.processor.topology.store.PairKey;
 import io.siteflow.processor.topology.store.WindowKey;
+import io.siteflow.processor.topology.store.WriteBehind;
 import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.Window;

@@ -1,6 +1,10 @@
-package io.siteflow.rules.verdict;
+package io.siteflow.rules.audit;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.siteflow.rules.verdict.SitePairRtt;
+import io.siteflow.rules.verdict.Verdict;
+import io.siteflow.rules.verdict.VerdictJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,12 +15,13 @@ import java.nio.charset.StandardCharsets;
  * "windows": [per-window verdicts], "sitePairs": [RTT per site pair]}}, pretty-printed. Thread-safe.
  */
 public final class AuditReportJson {
+    private static final JsonFactory FACTORY = new JsonFactory();
     private AuditReportJson() {
     }
 
     public static String toJson(AuditReport r) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
-        try (JsonGenerator g = VerdictJson.FACTORY.createGenerator(out)) {
+        try (JsonGenerator g = FACTORY.createGenerator(out)) {
             g.useDefaultPrettyPrinter();
             write(r, g);
         } catch (IOException e) {

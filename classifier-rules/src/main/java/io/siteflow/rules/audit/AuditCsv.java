@@ -1,6 +1,8 @@
-package io.siteflow.rules.verdict;
+package io.siteflow.rules.audit;
 
 import io.siteflow.rules.model.Category;
+import io.siteflow.rules.verdict.RttSummary;
+import io.siteflow.rules.verdict.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -52,7 +54,7 @@ public final class AuditCsv {
         sb.append("\r\n");
     }
 
-    static String quote(String s) {
+    public static String quote(String s) {
         if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
             return s;
         }

@@ -1,7 +1,13 @@
-package io.siteflow.rules.verdict;
+package io.siteflow.rules.audit;
 
 import io.siteflow.rules.model.Category;
 import io.siteflow.rules.model.Protocols;
+import io.siteflow.rules.verdict.Outcome;
+import io.siteflow.rules.verdict.RttSummary;
+import io.siteflow.rules.verdict.SitePairRtt;
+import io.siteflow.rules.verdict.TopFlow;
+import io.siteflow.rules.verdict.Verdict;
+import io.siteflow.rules.verdict.VerdictCalculator;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.siteflow.rules.verdict;
+package io.siteflow.rules.audit;
 
 import io.siteflow.model.FlowRecord;
 import io.siteflow.rules.classify.Classification;
@@ -7,6 +7,15 @@ import io.siteflow.rules.model.Category;
 import io.siteflow.rules.model.Flow;
 import io.siteflow.rules.model.Site;
 import io.siteflow.rules.model.SiteModel;
+import io.siteflow.rules.verdict.AuditPair;
+import io.siteflow.rules.verdict.AuditRoutes;
+import io.siteflow.rules.verdict.AuditSide;
+import io.siteflow.rules.verdict.PairAggregate;
+import io.siteflow.rules.verdict.RttHistogram;
+import io.siteflow.rules.verdict.SitePairRtt;
+import io.siteflow.rules.verdict.Verdict;
+import io.siteflow.rules.verdict.VerdictCalculator;
+import io.siteflow.rules.verdict.Window;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,7 @@
-package io.siteflow.rules.verdict;
+package io.siteflow.rules.audit;
 
+import io.siteflow.rules.verdict.SitePairRtt;
+import io.siteflow.rules.verdict.Verdict;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package io.siteflow.processor.topology;
+package io.siteflow.processor.topology.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,4 +1,4 @@
-package io.siteflow.processor.topology;
+package io.siteflow.processor.topology.store;
 
 import java.util.Map;
 import org.apache.kafka.streams.processor.StateStore;
@@ -18,7 +18,7 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  * interface; the TopologyTestDriver tests and {@code ProcessorKillIT} fail if a Kafka upgrade changes when it
  * is called. One per task.
  */
-final class CommitHook implements StateStore, CachedStateStore<Object, Object> {
+public final class CommitHook implements StateStore, CachedStateStore<Object, Object> {
     private final String name;
     private volatile boolean open;
     private Runnable flush = () -> { };
@@ -29,7 +29,7 @@ final class CommitHook implements StateStore, CachedStateStore<Object, Object> {
     }
 
     /** The processor's actions: {@code flush} when the task commits, {@code discard} when it is closed dirty. */
-    void onCommit(Runnable flush, Runnable discard) {
+    public void onCommit(Runnable flush, Runnable discard) {
         this.flush = flush;
         this.discard = discard;
     }
@@ -81,7 +81,7 @@ final class CommitHook implements StateStore, CachedStateStore<Object, Object> {
     }
 
     /** The builder the topology adds; the hook has no changelog and no cache. */
-    static StoreBuilder<CommitHook> builder(String name) {
+    public static StoreBuilder<CommitHook> builder(String name) {
         return new StoreBuilder<>() {
             @Override
             public StoreBuilder<CommitHook> withCachingEnabled() {

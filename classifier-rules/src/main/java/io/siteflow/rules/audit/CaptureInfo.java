@@ -1,4 +1,4 @@
-package io.siteflow.rules.verdict;
+package io.siteflow.rules.audit;
 
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package io.siteflow.processor.topology;
+package io.siteflow.processor.topology.store;
 
 import io.siteflow.model.FlowRecord;
 import io.siteflow.rules.classify.Classification;
@@ -19,19 +19,19 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * thread-safe (one per task); build a new one in {@code init} so that a re-initialised task starts from its
  * stores.
  */
-final class AggregateStore {
+public final class AggregateStore {
     private final String prefix;
     private final WriteBehind<PairAggregate> aggregates;
     private final WriteBehind<long[]> connections;
 
-    AggregateStore(String prefix, KeyValueStore<String, PairAggregate> store, WriteBehind<long[]> connections) {
+    public AggregateStore(String prefix, KeyValueStore<String, PairAggregate> store, WriteBehind<long[]> connections) {
         this.prefix = prefix;
         this.aggregates = new WriteBehind<>(store);
         this.connections = connections;
     }
 
     /** Adds a record to the aggregate at {@code key}; true when that made a new aggregate. */
-    boolean add(String key, FlowRecord r, Classification c, String remoteAddress) {
+    public boolean add(String key, FlowRecord r, Classification c, String remoteAddress) {
         PairAggregate a = aggregates.get(key);
         boolean created = a == null;
         a = created ? new PairAggregate() : a;
@@ -53,7 +53,7 @@ final class AggregateStore {
     }
 
     /** Removes the aggregate at {@code key} with its connections; null when there is none. */
-    PairAggregate remove(String key) {
+    public PairAggregate remove(String key) {
         PairAggregate a = aggregates.remove(key);
         if (a == null) {
             return null;
@@ -67,17 +67,17 @@ final class AggregateStore {
     }
 
     /** Writes the changed aggregates to the store (the task commits). */
-    void flush() {
+    public void flush() {
         aggregates.flush();
     }
 
     /** Forgets the changes since the last flush. */
-    void discard() {
+    public void discard() {
         aggregates.discard();
     }
 
     /** Every key of the bounded store, for rebuilding indexes at start. */
-    List<String> keys() {
+    public List<String> keys() {
         List<String> out = new ArrayList<>();
         try (KeyValueIterator<String, PairAggregate> it = aggregates.store().all()) {
             it.forEachRemaining(kv -> out.add(kv.key));
@@ -86,7 +86,7 @@ final class AggregateStore {
     }
 
     /** The connection entries of one aggregate. */
-    static List<KeyValue<String, long[]>> connectionsOf(
+    public static List<KeyValue<String, long[]>> connectionsOf(
             org.apache.kafka.streams.state.ReadOnlyKeyValueStore<String, long[]> store, String prefix, String key) {
         List<KeyValue<String, long[]>> out = new ArrayList<>();
         try (KeyValueIterator<String, long[]> it = store.prefixScan(connectionPrefix(prefix, key),
@@ -96,7 +96,7 @@ final class AggregateStore {
         return out;
     }
 
-    static String connectionPrefix(String prefix, String key) {
+    public static String connectionPrefix(String prefix, String key) {
         return prefix + "|" + key + "|";
     }
 

@@ -1,4 +1,4 @@
-package io.siteflow.processor.topology;
+package io.siteflow.processor.topology.store;
 
 import java.nio.charset.StandardCharsets;
 
@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * positives (each costs one store read), 4.6 MiB per task. Hand-written: it is on the hot path (see
  * docs/BENCHMARKS.md). Not thread-safe (one per task).
  */
-final class SeenIds {
+public final class SeenIds {
     static final int CAPACITY = 4_000_000;
     private static final int BITS = 1 << 25; // 9.6 bits per id at capacity: ~1% false positives with 7 hashes
     private static final int HASHES = 7;
@@ -21,13 +21,13 @@ final class SeenIds {
     private long newest;
 
     /** A filter for a store whose ids all have event times at or before {@code storeNewest}. */
-    SeenIds(long storeNewest) {
+    public SeenIds(long storeNewest) {
         this.coveredAfter = storeNewest;
         this.newest = storeNewest;
     }
 
     /** True when the id is certainly not in the store: its time is covered and the filter never saw it. */
-    boolean certainlyNew(String id, long time) {
+    public boolean certainlyNew(String id, long time) {
         if (time <= coveredAfter) {
             return false;
         }
@@ -44,7 +44,7 @@ final class SeenIds {
     }
 
     /** Records that the id is now in the store with this event time. */
-    void add(String id, long time) {
+    public void add(String id, long time) {
         if (added == CAPACITY) {
             java.util.Arrays.fill(words, 0);
             added = 0;
@@ -62,12 +62,12 @@ final class SeenIds {
     }
 
     /** The newest event time added (or the store's at start). */
-    long newest() {
+    public long newest() {
         return newest;
     }
 
     /** Event times at or before this are not covered (always read the store). */
-    long coveredAfter() {
+    public long coveredAfter() {
         return coveredAfter;
     }
 

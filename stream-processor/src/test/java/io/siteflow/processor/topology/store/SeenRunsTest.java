@@ -1,4 +1,4 @@
-package io.siteflow.processor.topology;
+package io.siteflow.processor.topology.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.siteflow.processor.topology;
+package io.siteflow.processor.topology.store;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +16,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * @param <V> the value type; values are mutable objects changed in place and marked with {@link #put}
  */
-final class WriteBehind<V> {
+public final class WriteBehind<V> {
     static final int MAX_LIVE = 100_000;
     private final KeyValueStore<String, V> store;
     private final int maxLive;
@@ -37,23 +37,23 @@ final class WriteBehind<V> {
         }
     }
 
-    WriteBehind(KeyValueStore<String, V> store) {
+    public WriteBehind(KeyValueStore<String, V> store) {
         this(store, MAX_LIVE);
     }
 
     /** @param maxLive how many live objects to keep after a flush before dropping them all */
-    WriteBehind(KeyValueStore<String, V> store, int maxLive) {
+    public WriteBehind(KeyValueStore<String, V> store, int maxLive) {
         this.store = store;
         this.maxLive = maxLive;
     }
 
     /** The value at {@code key}, live or read from the store; null when there is none. */
-    V get(String key) {
+    public V get(String key) {
         return slot(key).value;
     }
 
     /** Sets (or marks as changed) the value at {@code key}; the store has it after the next flush. */
-    void put(String key, V value) {
+    public void put(String key, V value) {
         Slot<V> s = live.get(key);
         if (s == null) {
             s = new Slot<>(key, value);
@@ -67,7 +67,7 @@ final class WriteBehind<V> {
     }
 
     /** Removes the value at {@code key} from memory and from the store now; returns it (null when none). */
-    V remove(String key) {
+    public V remove(String key) {
         Slot<V> s = slot(key);
         live.remove(key);
         boolean pending = s.dirty; // a pending put, possibly of null: the store may still hold an older value
@@ -79,7 +79,7 @@ final class WriteBehind<V> {
     }
 
     /** Writes the changed values to the store. */
-    void flush() {
+    public void flush() {
         for (Slot<V> s : dirty) {
             if (s.dirty) {
                 store.put(s.key, s.value);
@@ -93,13 +93,13 @@ final class WriteBehind<V> {
     }
 
     /** Forgets the values changed since the last flush (the task's transaction was aborted). */
-    void discard() {
+    public void discard() {
         live.clear();
         dirty.clear();
     }
 
     /** The underlying store (for scans, after a {@link #flush()}). */
-    KeyValueStore<String, V> store() {
+    public KeyValueStore<String, V> store() {
         return store;
     }
 

@@ -1,4 +1,4 @@
-package io.siteflow.processor.topology;
+package io.siteflow.processor.topology.store;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -18,7 +18,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * event time the task has seen, is deleted by a sweep every hour of event time, as a window store drops its old
  * segments. Not thread-safe (one per task).
  */
-final class SeenRuns {
+public final class SeenRuns {
     static final int CHUNK_SHIFT = 12;
     private static final int WORDS = (1 << CHUNK_SHIFT) / 64;
     private static final long SWEEP_EVERY_MS = 3_600_000L;
@@ -29,7 +29,7 @@ final class SeenRuns {
     private String lastKey;
     private Chunk last;
 
-    SeenRuns(KeyValueStore<String, Chunk> store, long retentionMs) {
+    public SeenRuns(KeyValueStore<String, Chunk> store, long retentionMs) {
         // a run fills a chunk and moves on: keep at most ~0.5 MB of them in memory
         this.chunks = new WriteBehind<>(store, 1_000);
         this.retentionMs = retentionMs;
@@ -40,7 +40,7 @@ final class SeenRuns {
      * sign or leading zero, below 10^18 ({@code dash} = the id's last '-'); -1 for any other id, so that two
      * different ids never map to the same run and counter.
      */
-    static long counter(String id, int dash) {
+    public static long counter(String id, int dash) {
         int digits = id.length() - dash - 1;
         if (dash < 1 || digits < 1 || digits > 18 || (digits > 1 && id.charAt(dash + 1) == '0')) {
             return -1;
@@ -57,7 +57,7 @@ final class SeenRuns {
     }
 
     /** Marks (run, counter) seen at event time {@code time}; false when it had been seen before. */
-    boolean firstTime(String run, long counter, long time) {
+    public boolean firstTime(String run, long counter, long time) {
         String key = run + '|' + (counter >>> CHUNK_SHIFT);
         Chunk c = key.equals(lastKey) ? last : chunks.get(key);
         if (c == null) {
@@ -80,7 +80,7 @@ final class SeenRuns {
     }
 
     /** Writes the changed entries (the task commits); every hour of event time, deletes the expired ones. */
-    void flush() {
+    public void flush() {
         chunks.flush();
         lastKey = null;
         last = null;
@@ -100,14 +100,14 @@ final class SeenRuns {
     }
 
     /** Forgets the changes since the last flush (the transaction was aborted). */
-    void discard() {
+    public void discard() {
         chunks.discard();
         lastKey = null;
         last = null;
     }
 
     /** 4,096 counters of one run: which were seen, and the newest event time among them. Mutable. */
-    static final class Chunk {
+    public static final class Chunk {
         final long[] bits;
         long newest;
 
@@ -116,7 +116,12 @@ final class SeenRuns {
             this.newest = newest;
         }
 
-        byte[] toBytes() {
+        /** The newest event time among the chunk's counters, epoch ms. */
+        public long newest() {
+            return newest;
+        }
+
+        public byte[] toBytes() {
             ByteBuffer b = ByteBuffer.allocate(8 + 8 * bits.length).putLong(newest);
             for (long w : bits) {
                 b.putLong(w);
@@ -124,7 +129,7 @@ final class SeenRuns {
             return b.array();
         }
 
-        static Chunk fromBytes(String topic, byte[] b) {
+        public static Chunk fromBytes(String topic, byte[] b) {
             if (b.length != 8 + 8 * WORDS) {
                 throw new SerializationException(topic + ": seen-runs entry of " + b.length + " bytes, expected "
                         + (8 + 8 * WORDS));
