@@ -14,9 +14,12 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  * changelogged stores is part of that transaction (exactly-once). {@code clearCache} runs the discard action;
  * Kafka Streams 4.4 calls it only when it recycles a task (active to standby or back). After a dirty close under
  * exactly-once the task's local state is wiped and restored from the changelogs, and {@code init} builds the
- * processor's live objects again. {@code CachedStateStore} is a Kafka Streams internal
- * interface; the TopologyTestDriver tests and {@code ProcessorKillIT} fail if a Kafka upgrade changes when it
- * is called. One per task.
+ * processor's live objects again.
+ *
+ * <p>{@code CachedStateStore} is a Kafka Streams internal interface. No public API replaces it: the public
+ * {@code StateStore.commit(Map)} runs in the task's {@code postCommit}, after the transaction committed. What
+ * this class relies on is pinned by {@code CommitHookTest} against the real Kafka Streams classes (and end to end
+ * by {@code ProcessorKillIT}), so a Kafka Streams upgrade that changes it fails there. One per task.
  */
 public final class CommitHook implements StateStore, CachedStateStore<Object, Object> {
     private final String name;
