@@ -17,6 +17,11 @@ import java.util.Optional;
 public final class AuditRoutes {
     private final List<AuditPair> pairs;
     private final Map<String, Map<String, AuditPair>> index;
+    /** The same index by the server's address in two-long form, so that routing a flow formats no address. */
+    private final Map<Address, Map<String, AuditPair>> byAddress;
+
+    private record Address(long hi, long lo) {
+    }
 
     /** Routes to these pairs. */
     public AuditRoutes(List<AuditPair> pairs) {
@@ -27,6 +32,9 @@ public final class AuditRoutes {
         Map<String, Map<String, AuditPair>> frozen = new HashMap<>();
         byServer.forEach((server, sites) -> frozen.put(server, Map.copyOf(sites)));
         this.index = Map.copyOf(frozen);
+        Map<Address, Map<String, AuditPair>> byLongs = new HashMap<>();
+        pairs.forEach(p -> byLongs.put(new Address(p.server().hi(), p.server().lo()), frozen.get(p.server().address())));
+        this.byAddress = Map.copyOf(byLongs);
     }
 
     /** Routes to the pairs the model audits ({@link AuditPairs#of}). */
@@ -49,15 +57,13 @@ public final class AuditRoutes {
      * flow concerns no audited pair.
      */
     public List<AuditSide> sides(Flow f, Classification c) {
-        String src = f.src();
-        String dst = f.dst();
-        AuditPair asSrc = find(src, c.dstSite().name());
-        AuditPair asDst = find(dst, c.srcSite().name());
+        AuditPair asSrc = find(f.srcHi(), f.srcLo(), c.dstSite().name());
+        AuditPair asDst = find(f.dstHi(), f.dstLo(), c.srcSite().name());
         if (asSrc == null) {
-            return asDst == null ? List.of() : List.of(new AuditSide(asDst, false, src));
+            return asDst == null ? List.of() : List.of(new AuditSide(asDst, false, f.src()));
         }
-        AuditSide first = new AuditSide(asSrc, true, dst);
-        return asDst == null ? List.of(first) : List.of(first, new AuditSide(asDst, false, src));
+        AuditSide first = new AuditSide(asSrc, true, f.dst());
+        return asDst == null ? List.of(first) : List.of(first, new AuditSide(asDst, false, f.src()));
     }
 
     /**
@@ -70,6 +76,11 @@ public final class AuditRoutes {
         String remote = initiator ? f.dst() : src;
         AuditPair p = find(server, (initiator ? c.dstSite() : c.srcSite()).name());
         return p == null ? Optional.empty() : Optional.of(new AuditSide(p, initiator, remote));
+    }
+
+    private AuditPair find(long hi, long lo, String remoteSite) {
+        Map<String, AuditPair> sites = byAddress.get(new Address(hi, lo));
+        return sites == null ? null : sites.get(remoteSite);
     }
 
     private AuditPair find(String server, String remoteSite) {

@@ -9,6 +9,7 @@ import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.Window;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -41,6 +42,15 @@ final class PairWindows {
     /** Open windows by end time; their {@link WindowKey} texts, in text order (the order verdicts are emitted). */
     private final TreeMap<Long, TreeSet<String>> openByEnd = new TreeMap<>();
 
+    /**
+     * Each pair's latest open-window key text: most records fall in their pair's current window, so the text (and
+     * its cached hash) is reused instead of built per record.
+     */
+    private final Map<PairKey, WindowText> current = new HashMap<>();
+
+    private record WindowText(long start, String text) {
+    }
+
     /** A window that closed: its pair, window and aggregate. */
     record Closed(PairKey pair, Window window, PairAggregate aggregate) {
     }
@@ -69,7 +79,7 @@ final class PairWindows {
         if (w.end() + graceMs <= streamTime) {
             return false;
         }
-        String key = new WindowKey(pair, w.start()).encode();
+        String key = windowText(pair, w.start());
         if (open.add(key, r, c, remoteAddress)) {
             index(key); // a new window (the open ones in the store were indexed at start)
         }
@@ -110,6 +120,15 @@ final class PairWindows {
         cumulative.discard();
         open.discard();
         connections.discard();
+    }
+
+    private String windowText(PairKey pair, long start) {
+        WindowText t = current.get(pair);
+        if (t == null || t.start() != start) {
+            t = new WindowText(start, new WindowKey(pair, start).encode());
+            current.put(pair, t);
+        }
+        return t.text();
     }
 
     private void index(String key) {

@@ -2,7 +2,6 @@ package io.siteflow.processor.topology;
 
 import io.siteflow.model.FlowRecord;
 import io.siteflow.rules.classify.Classification;
-import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.model.Flow;
 import io.siteflow.rules.verdict.AuditSide;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +28,7 @@ import org.apache.kafka.streams.processor.api.Record;
  * {@code by-server} partition, chosen as the producer's default partitioner chooses it, is this task's
  * partition; it then goes straight to the audit instead of through the topic.
  */
-final class RouteStep implements Processor<byte[], FlowRecord, String, Routed> {
+final class RouteStep implements Processor<byte[], Parsed.Ok, String, Routed> {
     private final ModelCache models;
     private final PipelineMetrics metrics;
     private final int partitions;
@@ -51,14 +50,14 @@ final class RouteStep implements Processor<byte[], FlowRecord, String, Routed> {
     }
 
     @Override
-    public void process(Record<byte[], FlowRecord> rec) {
+    public void process(Record<byte[], Parsed.Ok> rec) {
         Optional<ActiveModel> m = models.inForce(sites);
         if (m.isEmpty()) {
             metrics.noModel.increment();
             return;
         }
         ActiveModel model = m.get();
-        Flow f = Classifier.flowOf(rec.value());
+        Flow f = rec.value().flow(); // built by the parse step
         Classification c = model.classifier().classify(f);
         List<AuditSide> sides = model.routes().sides(f, c);
         if (sides.isEmpty()) {
@@ -70,15 +69,16 @@ final class RouteStep implements Processor<byte[], FlowRecord, String, Routed> {
         }
     }
 
-    private void forward(Record<byte[], FlowRecord> rec, AuditSide side, Classification c, ActiveModel m) {
-        String agent = rec.value().agent();
+    private void forward(Record<byte[], Parsed.Ok> rec, AuditSide side, Classification c, ActiveModel m) {
+        FlowRecord r = rec.value().record();
+        String agent = r.agent();
         String server = side.server();
         if (!agent.equals(side.pair().server().name()) && m.isHostAgent(agent)) {
             metrics.otherObserver.increment();
             return;
         }
         boolean here = auditedHere(rec.key(), server);
-        context.forward(rec.withKey(server).withValue(new Routed(rec.value(), here, side, c, m)));
+        context.forward(rec.withKey(server).withValue(new Routed(r, here, side, c, m)));
     }
 
     private boolean auditedHere(byte[] key, String server) {

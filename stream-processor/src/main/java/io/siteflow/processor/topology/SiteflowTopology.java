@@ -72,7 +72,7 @@ public final class SiteflowTopology {
         Map<String, KStream<String, Routed>> routed = parsed
                 // readable records go on
                 .filter((k, v) -> v instanceof Parsed.Ok, Named.as("readable"))
-                .mapValues(v -> ((Parsed.Ok) v).record(), Named.as("record"))
+                .mapValues(v -> (Parsed.Ok) v, Named.as("record"))
                 // drop a record whose id was seen within the dedupe retention
                 .processValues(() -> new DedupeStep(metrics, config.dedupeRetention().toMillis()), Named.as("dedupe"), StateStores.DEDUPE_STORES)
                 // classify; keep records of audited pairs, keyed by each audited server they concern
