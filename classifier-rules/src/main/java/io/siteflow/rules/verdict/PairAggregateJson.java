@@ -57,19 +57,7 @@ public final class PairAggregateJson {
             g.writeEndObject();
             g.writeArrayFieldStart("topFlows");
             for (TopFlow f : a.topFlows.all()) {
-                g.writeStartObject();
-                g.writeNumberField("proto", f.proto());
-                g.writeStringField("src", f.src());
-                g.writeNumberField("srcPort", f.srcPort());
-                g.writeStringField("dst", f.dst());
-                g.writeNumberField("dstPort", f.dstPort());
-                if (!f.l7().isEmpty()) {
-                    g.writeStringField("l7", f.l7());
-                }
-                g.writeStringField("category", f.category().name());
-                g.writeStringField("rule", f.rule());
-                g.writeNumberField("bytes", f.bytes());
-                g.writeEndObject();
+                VerdictJson.writeTopFlow(f, g);
             }
             g.writeEndArray();
             g.writeEndObject();

@@ -2,9 +2,11 @@ package io.siteflow.rules.verdict;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * The largest flows by bytes, summed per flow identity, keeping at most {@value #CAPACITY} candidates: when
@@ -16,28 +18,45 @@ public final class TopFlows {
     /** How many flows a verdict reports. */
     public static final int REPORTED = 10;
 
-    private static final Comparator<TopFlow> LARGEST_FIRST =
-            Comparator.comparingLong(TopFlow::bytes).reversed().thenComparing(TopFlow::key);
+    /** A candidate with its identity, built once. */
+    private record Candidate(String key, TopFlow flow) {
+    }
 
-    private final Map<String, TopFlow> flows = new LinkedHashMap<>();
+    /** Smallest first (fewest bytes; among equal bytes the largest identity): the order of eviction. */
+    private static final Comparator<Candidate> SMALLEST_FIRST = Comparator.<Candidate>comparingLong(c -> c.flow.bytes())
+            .thenComparing(Candidate::key, Comparator.reverseOrder());
+
+    /** By identity, in the order first added (merging follows it). */
+    private final Map<String, Candidate> flows = new LinkedHashMap<>();
+    /** The same candidates by size, so that finding the smallest costs a tree step, not a scan of all. */
+    private final TreeSet<Candidate> bySize = new TreeSet<>(SMALLEST_FIRST);
 
     public void add(TopFlow f) {
-        flows.merge(f.key(), f, (old, add) -> old.plus(add.bytes()));
+        String key = f.key();
+        Candidate old = flows.get(key);
+        Candidate c = new Candidate(key, old == null ? f : old.flow.plus(f.bytes()));
+        if (old != null) {
+            bySize.remove(old);
+        }
+        flows.put(key, c);
+        bySize.add(c);
         if (flows.size() > CAPACITY) {
-            TopFlow smallest = flows.values().stream().min(LARGEST_FIRST.reversed()).orElseThrow();
-            flows.remove(smallest.key());
+            flows.remove(bySize.pollFirst().key);
         }
     }
 
     public void merge(TopFlows other) {
-        other.flows.values().forEach(this::add);
+        other.flows.values().forEach(c -> add(c.flow));
     }
 
     /** The largest {@code n} flows, largest first (ties by flow identity). */
     public List<TopFlow> top(int n) {
-        List<TopFlow> all = new ArrayList<>(flows.values());
-        all.sort(LARGEST_FIRST);
-        return List.copyOf(all.subList(0, Math.min(n, all.size())));
+        List<TopFlow> out = new ArrayList<>(Math.min(n, bySize.size()));
+        Iterator<Candidate> it = bySize.descendingIterator();
+        while (out.size() < n && it.hasNext()) {
+            out.add(it.next().flow);
+        }
+        return List.copyOf(out);
     }
 
     /** All candidates, largest first. */

@@ -1,6 +1,7 @@
 package io.siteflow.rules.verdict;
 
 import io.siteflow.rules.model.Category;
+import io.siteflow.rules.model.SiteModel;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Comparator;
@@ -40,6 +41,19 @@ public final class VerdictCalculator {
     /** True when {@code dropped} is more than 0.1% of the packets the observer saw ({@code received + dropped}). */
     public static boolean dropsAboveLimit(long received, long dropped) {
         return dropped * 1000 > received + dropped;
+    }
+
+    /**
+     * The verdict of one pair under a site model (its threshold, minimum cross-site bytes and version): the one
+     * function behind the offline audit's verdicts, the topology's window verdicts and the query side's
+     * cumulative ones.
+     *
+     * @param window the window, empty for the cumulative verdict
+     * @param drops  true when the pair's observer dropped more than 0.1% of its packets
+     */
+    public static Verdict verdict(SiteModel model, AuditPair pair, PairAggregate agg, Optional<Window> window,
+                                  boolean drops) {
+        return verdict(pair, agg, model.threshold(), model.minCrossBytes(), window, drops, model.version());
     }
 
     /**

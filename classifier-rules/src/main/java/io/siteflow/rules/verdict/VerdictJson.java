@@ -86,7 +86,8 @@ public final class VerdictJson {
         g.writeEndObject();
     }
 
-    private static void writeTopFlow(TopFlow f, JsonGenerator g) throws IOException {
+    /** Writes one top flow as a JSON object (verdicts and stored aggregates alike). */
+    static void writeTopFlow(TopFlow f, JsonGenerator g) throws IOException {
         g.writeStartObject();
         g.writeNumberField("proto", f.proto());
         g.writeStringField("src", f.src());

@@ -3,6 +3,11 @@ package io.siteflow.rules.verdict;
 import static io.siteflow.rules.verdict.Records.tcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.siteflow.rules.audit.AuditCsv;
+import io.siteflow.rules.audit.AuditReport;
+import io.siteflow.rules.audit.AuditReportJson;
+import io.siteflow.rules.audit.AuditText;
+import io.siteflow.rules.audit.OfflineAudit;
 import org.junit.jupiter.api.Test;
 
 class AuditRenderingTest {

@@ -3,9 +3,13 @@ package io.siteflow.rules.verdict;
 import static io.siteflow.rules.verdict.Records.tcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.siteflow.rules.audit.AuditReport;
+import io.siteflow.rules.audit.CaptureInfo;
+import io.siteflow.rules.audit.OfflineAudit;
 import io.siteflow.rules.load.SiteModelLoader;
 import io.siteflow.rules.model.Category;
 import io.siteflow.rules.model.SiteModel;
+import io.siteflow.rules.verdict.SitePairRtt;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

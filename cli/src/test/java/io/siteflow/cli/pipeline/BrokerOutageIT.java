@@ -7,7 +7,7 @@ import io.siteflow.cli.CommandRun;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;
-import io.siteflow.rules.verdict.AuditReport;
+import io.siteflow.rules.audit.AuditReport;
 import io.siteflow.rules.verdict.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

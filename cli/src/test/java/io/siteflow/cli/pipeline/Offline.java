@@ -1,11 +1,11 @@
 package io.siteflow.cli.pipeline;
 
 import io.siteflow.model.FlowRecord;
+import io.siteflow.rules.audit.AuditReport;
+import io.siteflow.rules.audit.OfflineAudit;
+import io.siteflow.rules.load.SiteModelException;
 import io.siteflow.rules.load.SiteModelLoader;
 import io.siteflow.rules.model.SiteModel;
-import io.siteflow.rules.load.SiteModelException;
-import io.siteflow.rules.verdict.AuditReport;
-import io.siteflow.rules.verdict.OfflineAudit;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictJson;
 import java.util.Collection;

@@ -4,9 +4,8 @@ import io.siteflow.processor.query.InstanceClient;
 
 /**
  * The HTTP API and dashboard, started by {@code siteflow process} once Kafka Streams runs: the hook between
- * the processor and the HTTP side. {@link ProcessCommand} finds an implementation with {@link java.util.ServiceLoader}
- * ({@code META-INF/services/io.siteflow.processor.app.HttpFrontend}) or is given one; with none, the processor
- * runs without HTTP. The HTTP settings are in {@link ProcessorRuntime#settings()}.
+ * the processor and the HTTP side. {@link ProcessCommand} uses {@link JavalinFrontend} or is given one; given
+ * none, the processor runs without HTTP. The HTTP settings are in {@link ProcessorRuntime#settings()}.
  */
 public interface HttpFrontend extends AutoCloseable {
 

@@ -15,16 +15,15 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.streams.KafkaStreams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code siteflow process}: validates the site model, ensures the topics, publishes the model on
@@ -92,12 +91,12 @@ public final class ProcessCommand implements Callable<Integer> {
     private final HttpFrontend given;
     private volatile ProcessorRuntime runtime;
 
-    /** With the HTTP frontend found by {@link ServiceLoader}, if any. */
+    /** With the HTTP API and dashboard ({@link JavalinFrontend}). */
     public ProcessCommand() {
-        this(null);
+        this(new JavalinFrontend());
     }
 
-    /** With this HTTP frontend (null: look one up with {@link ServiceLoader}). */
+    /** With this HTTP frontend (null: none, the processor runs without HTTP). */
     public ProcessCommand(HttpFrontend frontend) {
         this.given = frontend;
     }
@@ -126,8 +125,7 @@ public final class ProcessCommand implements Callable<Integer> {
     }
 
     private int run(ProcessorSettings settings, String yaml, PrintWriter err) {
-        Optional<HttpFrontend> frontend = Optional.ofNullable(given)
-                .or(() -> ServiceLoader.load(HttpFrontend.class).findFirst());
+        Optional<HttpFrontend> frontend = Optional.ofNullable(given);
         try {
             Startup.prepare(settings, yaml);
         } catch (RuntimeException e) {

@@ -1,10 +1,10 @@
 package io.siteflow.processor.http;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import io.siteflow.processor.query.Alert;
 import io.siteflow.processor.query.InstanceClient;
 import io.siteflow.processor.query.StoreView;
 import io.siteflow.processor.query.TalkerRow;
+import io.siteflow.processor.topology.Alert;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;

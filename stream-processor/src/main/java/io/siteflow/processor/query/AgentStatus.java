@@ -1,5 +1,8 @@
 package io.siteflow.processor.query;
 
+import io.siteflow.model.wire.Heartbeat;
+import java.util.Optional;
+
 /**
  * An agent's last heartbeat as the processor saw it.
  *
@@ -16,4 +19,18 @@ package io.siteflow.processor.query;
  */
 public record AgentStatus(String agent, String iface, long lastSeenMs, long received, long droppedKernel,
         long droppedInterface, long decodeErrors, long spooled, long dropped, boolean silent) {
+    /** An agent is silent when its last heartbeat is older than this (wall clock). */
+    public static final long SILENT_AFTER_MS = 30_000L;
+
+    /**
+     * The status in a heartbeat from {@code siteflow.agents}, read by {@link Heartbeat#parse} (the class the agent
+     * writes it with; unknown fields skipped, missing counters 0); {@code recordsSent} is read but not shown.
+     *
+     * @return empty when the text is no heartbeat object with an {@code agent}
+     */
+    public static Optional<AgentStatus> of(String json, long nowMs) {
+        return Heartbeat.parse(json).map(h -> new AgentStatus(h.agent(), h.iface(), h.time(), h.received(),
+                h.droppedKernel(), h.droppedInterface(), h.decodeErrors(), h.spooled(), h.dropped(),
+                nowMs - h.time() > SILENT_AFTER_MS));
+    }
 }

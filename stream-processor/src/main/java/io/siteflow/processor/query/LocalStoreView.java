@@ -1,12 +1,12 @@
 package io.siteflow.processor.query;
 
+import io.siteflow.processor.topology.Alert;
 import io.siteflow.processor.topology.AlertJson;
-import io.siteflow.processor.topology.HeartbeatJson;
+import io.siteflow.processor.topology.ObserverDrops;
 import io.siteflow.processor.topology.TalkerStats;
 import io.siteflow.processor.topology.TopologySpec;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.PairAggregateJson;
-import io.siteflow.rules.verdict.VerdictCalculator;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,6 +31,11 @@ public final class LocalStoreView implements StoreView {
 
     @Override
     public Optional<String> cumulative(String pairKey) {
+        return cumulativeAggregate(pairKey).map(a -> new String(PairAggregateJson.toBytes(a), StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public Optional<PairAggregate> cumulativeAggregate(String pairKey) {
         PairAggregate a = stores.<PairAggregate>keyValue(TopologySpec.CUMULATIVE_STORE).get(pairKey);
         if (a == null) {
             return Optional.empty();
@@ -41,18 +46,13 @@ public final class LocalStoreView implements StoreView {
             it.forEachRemaining(kv -> a.dbConnections().add(kv.key.substring(prefix.length()), kv.value[0],
                     kv.value[1]));
         }
-        return Optional.of(new String(PairAggregateJson.toBytes(a), StandardCharsets.UTF_8));
+        return Optional.of(a);
     }
 
     @Override
     public boolean observerDrops(String server) {
-        String observer = stores.<String>keyValue(TopologySpec.OBSERVER_STORE).get(server);
-        if (observer == null) {
-            return false;
-        }
-        return HeartbeatJson.parse(stores.<String>keyValue(TopologySpec.AGENTS_STORE).get(observer), 0)
-                .map(s -> VerdictCalculator.dropsAboveLimit(s.received(), s.droppedKernel() + s.droppedInterface()))
-                .orElse(false);
+        return ObserverDrops.aboveLimit(stores.<String>keyValue(TopologySpec.OBSERVER_STORE).get(server),
+                stores.<String>keyValue(TopologySpec.AGENTS_STORE)::get);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.siteflow.processor.query;
 
+import io.siteflow.processor.topology.Alert;
 import io.siteflow.rules.verdict.Verdict;
 import java.util.List;
 

@@ -1,5 +1,10 @@
 package io.siteflow.processor.query;
 
+import io.siteflow.processor.topology.Alert;
+import io.siteflow.rules.verdict.PairAggregate;
+import io.siteflow.rules.verdict.PairAggregateJson;
+import io.siteflow.rules.verdict.VerdictFormatException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 
@@ -13,6 +18,22 @@ public interface StoreView {
 
     /** The cumulative aggregate ({@code PairAggregateJson}) of a pair {@code server|remoteSite}, if held here. */
     Optional<String> cumulative(String pairKey);
+
+    /**
+     * The cumulative aggregate of a pair, if held here: {@link #cumulative} read. The local view answers with
+     * the stored object, without a JSON round trip.
+     *
+     * @throws IllegalStateException when the text is not an aggregate
+     */
+    default Optional<PairAggregate> cumulativeAggregate(String pairKey) {
+        return cumulative(pairKey).map(json -> {
+            try {
+                return PairAggregateJson.parse(json.getBytes(StandardCharsets.UTF_8));
+            } catch (VerdictFormatException e) {
+                throw new IllegalStateException("cumulative store: " + e.getMessage(), e);
+            }
+        });
+    }
 
     /** True when the observer of this server last reported drops above 0.1% (false when unknown here). */
     boolean observerDrops(String server);

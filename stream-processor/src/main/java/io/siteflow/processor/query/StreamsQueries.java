@@ -1,17 +1,13 @@
 package io.siteflow.processor.query;
 
 import io.siteflow.processor.topology.ActiveModel;
-import io.siteflow.processor.topology.HeartbeatJson;
+import io.siteflow.processor.topology.Alert;
 import io.siteflow.processor.topology.ModelCache;
 import io.siteflow.rules.classify.FlowSyntax;
 import io.siteflow.rules.verdict.AuditPair;
 import io.siteflow.rules.verdict.PairAggregate;
-import io.siteflow.rules.verdict.PairAggregateJson;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictCalculator;
-import io.siteflow.rules.verdict.VerdictFormatException;
-import io.siteflow.rules.verdict.VerdictJson;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -39,6 +35,8 @@ public final class StreamsQueries implements SiteflowQueries {
     private final ModelCache models;
     private final BooleanSupplier ready;
     private final Clock clock;
+    /** Window verdicts by their stored JSON, parsed once (the latest windows and a day of history fit). */
+    private final VerdictCache stored = new VerdictCache(4096);
 
     public StreamsQueries(LocalStoreView local, Cluster cluster, InstanceClient client, ModelCache models,
                           BooleanSupplier ready, Clock clock) {
@@ -65,7 +63,7 @@ public final class StreamsQueries implements SiteflowQueries {
         for (AuditPair p : m.get().pairs()) {
             String server = p.server().address();
             StoreView view = cluster.remoteOwner(server).map(client::at).orElse(local);
-            PairAggregate agg = view.cumulative(ActiveModel.pairKey(p)).map(StreamsQueries::aggregate)
+            PairAggregate agg = view.cumulativeAggregate(m.get().keyOf(p).encoded())
                     .orElseGet(PairAggregate::new);
             out.add(cumulative(m.get(), p, agg, view.observerDrops(server)));
         }
@@ -75,8 +73,7 @@ public final class StreamsQueries implements SiteflowQueries {
 
     /** The cumulative verdict of a pair from its aggregate, as the offline audit computes it. */
     public static Verdict cumulative(ActiveModel m, AuditPair p, PairAggregate agg, boolean drops) {
-        return VerdictCalculator.verdict(p, agg, m.model().threshold(), m.model().minCrossBytes(), Optional.empty(),
-                drops, m.model().version());
+        return VerdictCalculator.verdict(m.model(), p, agg, Optional.empty(), drops);
     }
 
     @Override
@@ -96,7 +93,7 @@ public final class StreamsQueries implements SiteflowQueries {
     @Override
     public List<AgentStatus> agents() {
         long now = clock.millis();
-        return local.heartbeats().stream().map(h -> HeartbeatJson.parse(h, now)).flatMap(Optional::stream)
+        return local.heartbeats().stream().map(h -> AgentStatus.of(h, now)).flatMap(Optional::stream)
                 .sorted(Comparator.comparing(AgentStatus::agent)).toList();
     }
 
@@ -147,24 +144,8 @@ public final class StreamsQueries implements SiteflowQueries {
     private List<Verdict> verdicts(Function<StoreView, List<String>> read) {
         List<Verdict> out = new ArrayList<>();
         for (StoreView v : views()) {
-            read.apply(v).forEach(json -> out.add(verdict(json)));
+            read.apply(v).forEach(json -> out.add(stored.verdict(json)));
         }
         return out;
-    }
-
-    private static Verdict verdict(String json) {
-        try {
-            return VerdictJson.parse(json);
-        } catch (VerdictFormatException e) {
-            throw new IllegalStateException("verdict store: " + e.getMessage(), e);
-        }
-    }
-
-    private static PairAggregate aggregate(String json) {
-        try {
-            return PairAggregateJson.parse(json.getBytes(StandardCharsets.UTF_8));
-        } catch (VerdictFormatException e) {
-            throw new IllegalStateException("cumulative store: " + e.getMessage(), e);
-        }
     }
 }

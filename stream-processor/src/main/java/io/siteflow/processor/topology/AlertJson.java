@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import io.siteflow.processor.query.Alert;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;

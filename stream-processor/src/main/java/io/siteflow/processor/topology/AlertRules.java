@@ -1,6 +1,6 @@
 package io.siteflow.processor.topology;
 
-import io.siteflow.processor.query.Alert;
+import io.siteflow.processor.topology.store.WriteBehind;
 import io.siteflow.rules.model.Category;
 import io.siteflow.rules.verdict.Outcome;
 import io.siteflow.rules.verdict.RttSummary;

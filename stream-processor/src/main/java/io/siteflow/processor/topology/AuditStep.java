@@ -1,13 +1,14 @@
 package io.siteflow.processor.topology;
 
 import io.siteflow.model.FlowRecord;
-import io.siteflow.processor.query.Alert;
+import io.siteflow.processor.topology.store.CommitHook;
+import io.siteflow.processor.topology.store.WriteBehind;
 import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.model.Flow;
 import io.siteflow.rules.model.Host;
-import io.siteflow.rules.model.Site;
 import io.siteflow.rules.verdict.AuditPair;
+import io.siteflow.rules.verdict.AuditSide;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictCalculator;
 import io.siteflow.rules.verdict.VerdictJson;
@@ -17,18 +18,18 @@ import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The audit of records keyed by audited server address: re-classifies with the model in force, applies the
- * observer rule, adds the record to its pair's window and cumulative aggregates, the talker table and the
+ * The audit of records keyed by audited server address: takes the classification and side the route step
+ * computed ({@link Routed}; computed here only for records that crossed the {@code by-server} topic or were routed
+ * under another model), applies the observer rule, adds the record to its pair's window and cumulative aggregates, the talker table and the
  * new-peer rule, then closes the windows that stream time has passed and emits their verdicts and alerts.
  * Closing runs inline after each record, so it is deterministic and covered by exactly-once: store updates and
  * emitted records commit together. Stream time here is the step's own: the largest {@code start} of the records
  * that reached it (kept in a store, so it survives restarts); records that never reach the step (unreadable,
  * duplicate, not audited) do not move it.
  */
-final class AuditStep implements Processor<String, FlowRecord, String, Output> {
+final class AuditStep implements Processor<String, Routed, String, Output> {
     private static final String STREAM_TIME = "stream-time";
     private final TopologyConfig config;
     private final ModelCache models;
@@ -92,13 +93,13 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
     }
 
     @Override
-    public void process(Record<String, FlowRecord> rec) {
+    public void process(Record<String, Routed> rec) {
         Optional<ActiveModel> m = models.inForce(sites);
         if (m.isEmpty()) {
             metrics.noModel.increment();
             return;
         }
-        long now = advance(rec.value().start());
+        long now = advance(rec.value().record().start());
         count(m.get(), rec.key(), rec.value(), now);
         close(m.get(), now);
     }
@@ -116,26 +117,33 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
         return t == null ? Long.MIN_VALUE : t;
     }
 
-    private void count(ActiveModel m, String server, FlowRecord r, long now) {
-        Flow f = Classifier.flowOf(r);
-        Classification c = m.classifier().classify(f);
-        boolean isSrc = server.equals(f.src());
-        Site remoteSite = isSrc ? c.dstSite() : c.srcSite();
-        String remote = isSrc ? f.dst() : f.src();
-        Optional<AuditPair> pair = m.pair(server, remoteSite.name());
-        if (pair.isEmpty()) {
-            metrics.unaudited.increment();
-            return;
+    private void count(ActiveModel m, String server, Routed routed, long now) {
+        FlowRecord r = routed.record();
+        Classification c;
+        AuditSide side;
+        if (routed.routedUnder(m)) {
+            c = routed.classification();
+            side = routed.side();
+        } else { // it crossed the by-server topic, or the model changed since it was routed
+            Flow f = Classifier.flowOf(r);
+            c = m.classifier().classify(f);
+            Optional<AuditSide> s = m.routes().side(server, f, c);
+            if (s.isEmpty()) {
+                metrics.unaudited.increment();
+                return;
+            }
+            side = s.get();
         }
-        Host host = pair.get().server();
+        Host host = side.pair().server();
         if (!observers.counts(host, r.agent(), !r.agent().equals(host.name()) && m.isHostAgent(r.agent()))) {
             metrics.otherObserver.increment();
             return;
         }
-        if (!windows.add(m.keyOf(pair.get()), r, c, remote, now)) {
+        String remote = side.remoteAddress();
+        if (!windows.add(m.keyOf(side.pair()), r, c, remote, now)) {
             metrics.late.increment();
         }
-        talkers.add(server, isSrc, remote, c.category(), r);
+        talkers.add(server, side.initiator(), remote, c.category(), r);
         alerts.peer(server, c.category(), remote, r.dstPort(), r.start()).ifPresent(this::emit);
     }
 
@@ -143,19 +151,17 @@ final class AuditStep implements Processor<String, FlowRecord, String, Output> {
         long t0 = System.nanoTime();
         List<PairWindows.Closed> closed = windows.closeDue(now);
         for (PairWindows.Closed c : closed) {
-            int bar = c.pairKey().indexOf('|');
-            Optional<AuditPair> pair = m.pair(c.pairKey().substring(0, bar), c.pairKey().substring(bar + 1));
+            Optional<AuditPair> pair = m.pair(c.pair().server(), c.pair().remoteSite());
             if (pair.isEmpty()) {
                 continue; // the model in force no longer audits this pair
             }
-            Verdict v = VerdictCalculator.verdict(pair.get(), c.aggregate(), m.model().threshold(),
-                    m.model().minCrossBytes(), Optional.of(c.window()),
-                    observers.dropsAboveLimit(pair.get().server().address()), m.model().version());
+            Verdict v = VerdictCalculator.verdict(m.model(), pair.get(), c.aggregate(), Optional.of(c.window()),
+                    observers.dropsAboveLimit(pair.get().server().address()));
             String json = VerdictJson.toJson(v);
             windows.keep(c, json);
             metrics.windowVerdict(v);
-            context.forward(new Record<>(c.pairKey(), new Output(TopologySpec.VERDICTS, c.pairKey(), json),
-                    c.window().end()));
+            String key = c.pair().encoded();
+            context.forward(new Record<>(key, new Output(TopologySpec.VERDICTS, key, json), c.window().end()));
             alerts.window(v).forEach(this::emit);
         }
         if (!closed.isEmpty()) {

@@ -1,6 +1,9 @@
 package io.siteflow.processor.topology;
 
-import io.siteflow.model.FlowRecord;
+import io.siteflow.processor.topology.store.CommitHook;
+import io.siteflow.processor.topology.store.SeenIds;
+import io.siteflow.processor.topology.store.SeenRuns;
+import io.siteflow.processor.topology.store.WriteBehind;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
@@ -21,12 +24,12 @@ import org.apache.kafka.streams.state.WindowStore;
  * </ul>
  * An id is remembered for at least the dedupe retention (agent ids: until every counter near it is older).
  */
-final class DedupeStep implements FixedKeyProcessor<byte[], FlowRecord, FlowRecord> {
+final class DedupeStep implements FixedKeyProcessor<byte[], Parsed.Ok, Parsed.Ok> {
     static final String NEWEST = "newest-id-time";
     /** Agent ids with event times up to this may be in the window store (put by a version before seen-runs). */
     static final String AGENT_IDS_UNTIL = "agent-ids-in-window-store-until";
     private final PipelineMetrics metrics;
-    private FixedKeyProcessorContext<byte[], FlowRecord> context;
+    private FixedKeyProcessorContext<byte[], Parsed.Ok> context;
     private WindowStore<String, Long> seen;
     private WriteBehind<Long> meta;
     private SeenIds filter;
@@ -40,7 +43,7 @@ final class DedupeStep implements FixedKeyProcessor<byte[], FlowRecord, FlowReco
     }
 
     @Override
-    public void init(FixedKeyProcessorContext<byte[], FlowRecord> context) {
+    public void init(FixedKeyProcessorContext<byte[], Parsed.Ok> context) {
         this.context = context;
         this.seen = context.getStateStore(TopologySpec.DEDUPE_STORE);
         KeyValueStore<String, Long> metaStore = context.getStateStore(TopologySpec.DEDUPE_META_STORE);
@@ -53,8 +56,8 @@ final class DedupeStep implements FixedKeyProcessor<byte[], FlowRecord, FlowReco
     }
 
     @Override
-    public void process(FixedKeyRecord<byte[], FlowRecord> rec) {
-        String id = rec.value().id();
+    public void process(FixedKeyRecord<byte[], Parsed.Ok> rec) {
+        String id = rec.value().record().id();
         long t = rec.timestamp();
         int dash = id.lastIndexOf('-');
         long counter = SeenRuns.counter(id, dash);

@@ -1,8 +1,7 @@
 package io.siteflow.processor.topology;
 
-import io.siteflow.processor.query.AgentStatus;
+import io.siteflow.processor.topology.store.WriteBehind;
 import io.siteflow.rules.model.Host;
-import io.siteflow.rules.verdict.VerdictCalculator;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.state.KeyValueStore;
 
@@ -54,12 +53,7 @@ final class ObserverRule {
 
     /** True when the server's observer last reported more than 0.1% of packets dropped (kernel + interface). */
     boolean dropsAboveLimit(String serverAddress) {
-        String observer = observers.get(serverAddress);
-        if (observer == null) {
-            return false;
-        }
-        return HeartbeatJson.parse(agents.heartbeat(observer), 0)
-                .map(ObserverRule::drops).orElse(false);
+        return ObserverDrops.aboveLimit(observers.get(serverAddress), agents::heartbeat);
     }
 
     /** Writes observer changes to their store (the task commits). */
@@ -70,9 +64,5 @@ final class ObserverRule {
     /** Forgets the changes since the last flush. */
     void discard() {
         observers.discard();
-    }
-
-    private static boolean drops(AgentStatus s) {
-        return VerdictCalculator.dropsAboveLimit(s.received(), s.droppedKernel() + s.droppedInterface());
     }
 }

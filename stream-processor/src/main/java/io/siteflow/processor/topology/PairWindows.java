@@ -1,10 +1,15 @@
 package io.siteflow.processor.topology;
 
 import io.siteflow.model.FlowRecord;
+import io.siteflow.processor.topology.store.AggregateStore;
+import io.siteflow.processor.topology.store.PairKey;
+import io.siteflow.processor.topology.store.WindowKey;
+import io.siteflow.processor.topology.store.WriteBehind;
 import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.Window;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -34,10 +39,20 @@ final class PairWindows {
     private final AggregateStore cumulative;
     private final WindowStore<String, String> history;
     private final KeyValueStore<String, String> latest;
+    /** Open windows by end time; their {@link WindowKey} texts, in text order (the order verdicts are emitted). */
     private final TreeMap<Long, TreeSet<String>> openByEnd = new TreeMap<>();
 
-    /** A window that closed: its pair key, window and aggregate. */
-    record Closed(String pairKey, Window window, PairAggregate aggregate) {
+    /**
+     * Each pair's latest open-window key text: most records fall in their pair's current window, so the text (and
+     * its cached hash) is reused instead of built per record.
+     */
+    private final Map<PairKey, WindowText> current = new HashMap<>();
+
+    private record WindowText(long start, String text) {
+    }
+
+    /** A window that closed: its pair, window and aggregate. */
+    record Closed(PairKey pair, Window window, PairAggregate aggregate) {
     }
 
     PairWindows(TopologyConfig config, KeyValueStore<String, PairAggregate> open,
@@ -58,13 +73,13 @@ final class PairWindows {
      *
      * @return false when the record's window had closed (the record is late and counted cumulatively only)
      */
-    boolean add(String pairKey, FlowRecord r, Classification c, String remoteAddress, long streamTime) {
-        cumulative.add(pairKey, r, c, remoteAddress);
+    boolean add(PairKey pair, FlowRecord r, Classification c, String remoteAddress, long streamTime) {
+        cumulative.add(pair.encoded(), r, c, remoteAddress);
         Window w = Window.of(r.start(), windowMs);
         if (w.end() + graceMs <= streamTime) {
             return false;
         }
-        String key = pairKey + "|" + w.start();
+        String key = windowText(pair, w.start());
         if (open.add(key, r, c, remoteAddress)) {
             index(key); // a new window (the open ones in the store were indexed at start)
         }
@@ -79,9 +94,8 @@ final class PairWindows {
             for (String key : e.getValue()) {
                 PairAggregate agg = open.remove(key);
                 if (agg != null) {
-                    int bar = key.lastIndexOf('|');
-                    long start = Long.parseLong(key.substring(bar + 1));
-                    out.add(new Closed(key.substring(0, bar), new Window(start, start + windowMs), agg));
+                    WindowKey k = WindowKey.decode(key);
+                    out.add(new Closed(k.pair(), new Window(k.windowStart(), k.windowStart() + windowMs), agg));
                 }
             }
         }
@@ -90,8 +104,8 @@ final class PairWindows {
 
     /** Keeps a closed window's verdict JSON for reports. */
     void keep(Closed c, String verdictJson) {
-        history.put(c.pairKey(), verdictJson, c.window().start());
-        latest.put(c.pairKey(), verdictJson);
+        history.put(c.pair().encoded(), verdictJson, c.window().start());
+        latest.put(c.pair().encoded(), verdictJson);
     }
 
     /** Writes the changed aggregates and connections to their stores (the task commits). */
@@ -108,8 +122,16 @@ final class PairWindows {
         connections.discard();
     }
 
+    private String windowText(PairKey pair, long start) {
+        WindowText t = current.get(pair);
+        if (t == null || t.start() != start) {
+            t = new WindowText(start, new WindowKey(pair, start).encode());
+            current.put(pair, t);
+        }
+        return t.text();
+    }
+
     private void index(String key) {
-        long start = Long.parseLong(key.substring(key.lastIndexOf('|') + 1));
-        openByEnd.computeIfAbsent(start + windowMs, k -> new TreeSet<>()).add(key);
+        openByEnd.computeIfAbsent(WindowKey.decode(key).windowStart() + windowMs, k -> new TreeSet<>()).add(key);
     }
 }

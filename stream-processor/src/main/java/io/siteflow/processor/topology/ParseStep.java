@@ -38,9 +38,9 @@ final class ParseStep implements FixedKeyProcessor<byte[], byte[], Parsed> {
     @Override
     public void process(FixedKeyRecord<byte[], byte[]> rec) {
         metrics.recordsIn.increment();
-        FlowRecord r;
+        Parsed.Ok ok;
         try {
-            r = read(rec.value());
+            ok = read(rec.value());
         } catch (FlowRecordFormatException e) {
             metrics.deadLetters.increment();
             context.forward(rec.withValue(new Parsed.Bad(deadLetter(e.getMessage(), rec.value(),
@@ -48,20 +48,19 @@ final class ParseStep implements FixedKeyProcessor<byte[], byte[], Parsed> {
             return;
         }
         // event time from here on: the record's start (the topic's own timestamp is its arrival)
-        context.forward(rec.withValue((Parsed) new Parsed.Ok(r)).withTimestamp(Math.max(r.start(), 0)));
+        context.forward(rec.withValue((Parsed) ok).withTimestamp(Math.max(ok.record().start(), 0)));
     }
 
-    private static FlowRecord read(byte[] value) throws FlowRecordFormatException {
+    private static Parsed.Ok read(byte[] value) throws FlowRecordFormatException {
         if (value == null) {
             throw new FlowRecordFormatException("no value (tombstone)");
         }
         FlowRecord r = FlowRecordJson.parse(value);
         try {
-            Classifier.flowOf(r);
+            return new Parsed.Ok(r, Classifier.flowOf(r));
         } catch (IllegalArgumentException e) {
             throw new FlowRecordFormatException("address: " + e.getMessage(), e);
         }
-        return r;
     }
 
     static String deadLetter(String error, byte[] value, RecordMetadata m) {

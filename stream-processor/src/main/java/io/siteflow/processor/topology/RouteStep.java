@@ -2,11 +2,11 @@ package io.siteflow.processor.topology;
 
 import io.siteflow.model.FlowRecord;
 import io.siteflow.rules.classify.Classification;
-import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.model.Flow;
-import io.siteflow.rules.verdict.AuditPair;
+import io.siteflow.rules.verdict.AuditSide;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.processor.StateStore;
@@ -15,9 +15,10 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
 /**
- * Classifies a record with the site model in force and forwards it once per audited server it concerns (the
- * initiator towards the responder's site, the responder towards the initiator's site), keyed by that server's
- * address, so that everything about one server meets in one task. Records concerning no audited pair, or
+ * Classifies a record with the site model in force and forwards it once per audited server it concerns
+ * ({@link io.siteflow.rules.verdict.AuditRoutes#sides}: the initiator towards the responder's site, the responder
+ * towards the initiator's site), keyed by that server's address, so that everything about one server meets in one
+ * task. The classification and the side travel with the record ({@link Routed}) to the audit step. Records concerning no audited pair, or
  * arriving while no valid model is in force, are dropped and counted.
  *
  * <p>Two shortcuts, neither changing a result. A copy for a server is not forwarded when the record comes from the
@@ -27,7 +28,7 @@ import org.apache.kafka.streams.processor.api.Record;
  * {@code by-server} partition, chosen as the producer's default partitioner chooses it, is this task's
  * partition; it then goes straight to the audit instead of through the topic.
  */
-final class RouteStep implements Processor<byte[], FlowRecord, String, Routed> {
+final class RouteStep implements Processor<byte[], Parsed.Ok, String, Routed> {
     private final ModelCache models;
     private final PipelineMetrics metrics;
     private final int partitions;
@@ -49,33 +50,35 @@ final class RouteStep implements Processor<byte[], FlowRecord, String, Routed> {
     }
 
     @Override
-    public void process(Record<byte[], FlowRecord> rec) {
+    public void process(Record<byte[], Parsed.Ok> rec) {
         Optional<ActiveModel> m = models.inForce(sites);
         if (m.isEmpty()) {
             metrics.noModel.increment();
             return;
         }
-        FlowRecord r = rec.value();
-        Flow f = Classifier.flowOf(r);
-        Classification c = m.get().classifier().classify(f);
-        Optional<AuditPair> asSrc = m.get().pair(f.src(), c.dstSite().name());
-        Optional<AuditPair> asDst = m.get().pair(f.dst(), c.srcSite().name());
-        if (asSrc.isEmpty() && asDst.isEmpty()) {
+        ActiveModel model = m.get();
+        Flow f = rec.value().flow(); // built by the parse step
+        Classification c = model.classifier().classify(f);
+        List<AuditSide> sides = model.routes().sides(f, c);
+        if (sides.isEmpty()) {
             metrics.unaudited.increment();
             return;
         }
-        asSrc.ifPresent(p -> forward(rec, p, m.get()));
-        asDst.ifPresent(p -> forward(rec, p, m.get()));
+        for (AuditSide side : sides) {
+            forward(rec, side, c, model);
+        }
     }
 
-    private void forward(Record<byte[], FlowRecord> rec, AuditPair pair, ActiveModel m) {
-        String agent = rec.value().agent();
-        String server = pair.server().address();
-        if (!agent.equals(pair.server().name()) && m.isHostAgent(agent)) {
+    private void forward(Record<byte[], Parsed.Ok> rec, AuditSide side, Classification c, ActiveModel m) {
+        FlowRecord r = rec.value().record();
+        String agent = r.agent();
+        String server = side.server();
+        if (!agent.equals(side.pair().server().name()) && m.isHostAgent(agent)) {
             metrics.otherObserver.increment();
             return;
         }
-        context.forward(rec.withKey(server).withValue(new Routed(rec.value(), auditedHere(rec.key(), server))));
+        boolean here = auditedHere(rec.key(), server);
+        context.forward(rec.withKey(server).withValue(new Routed(r, here, side, c, m)));
     }
 
     private boolean auditedHere(byte[] key, String server) {

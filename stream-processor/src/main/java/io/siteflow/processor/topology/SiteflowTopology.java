@@ -12,7 +12,6 @@ import static io.siteflow.processor.topology.TopologySpec.SITES_STORE;
 import static io.siteflow.processor.topology.TopologySpec.STRING;
 import static io.siteflow.processor.topology.TopologySpec.VERDICTS;
 
-import io.siteflow.model.FlowRecord;
 import java.util.Map;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
@@ -24,8 +23,8 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.processor.UsePartitionTimeOnInvalidTimestamp;
 import org.apache.kafka.streams.state.StoreBuilder;
-import org.apache.kafka.streams.state.TimestampedKeyValueStore;
 import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.TimestampedKeyValueStore;
 
 /**
  * The siteflow Kafka Streams topology (stream-processor/docs/topology.md): flow records in, verdicts, alerts
@@ -73,7 +72,7 @@ public final class SiteflowTopology {
         Map<String, KStream<String, Routed>> routed = parsed
                 // readable records go on
                 .filter((k, v) -> v instanceof Parsed.Ok, Named.as("readable"))
-                .mapValues(v -> ((Parsed.Ok) v).record(), Named.as("record"))
+                .mapValues(v -> (Parsed.Ok) v, Named.as("record"))
                 // drop a record whose id was seen within the dedupe retention
                 .processValues(() -> new DedupeStep(metrics, config.dedupeRetention().toMillis()), Named.as("dedupe"), StateStores.DEDUPE_STORES)
                 // classify; keep records of audited pairs, keyed by each audited server they concern
@@ -81,12 +80,14 @@ public final class SiteflowTopology {
                 .split(Named.as("route-"))
                 .branch((k, v) -> v.here(), Branched.as("here"))
                 .defaultBranch(Branched.as("elsewhere"));
-        // a record read in its server's partition is audited by this task; the others go to their server's task
-        KStream<String, FlowRecord> here = routed.get("route-here").mapValues(Routed::record, Named.as("here"));
-        KStream<String, FlowRecord> moved = routed.get("route-elsewhere")
+        // a record read in its server's partition is audited by this task, with its classification; the others go
+        // to their server's task as bare records (the audit step classifies those again)
+        KStream<String, Routed> here = routed.get("route-here");
+        KStream<String, Routed> moved = routed.get("route-elsewhere")
                 .mapValues(Routed::record, Named.as("elsewhere"))
                 .repartition(Repartitioned.with(STRING, FLOW_RECORD).withName(TopologySpec.BY_SERVER)
-                        .withNumberOfPartitions(config.partitions()));
+                        .withNumberOfPartitions(config.partitions()))
+                .mapValues(Routed::moved, Named.as("moved"));
 
         KStream<String, Output> out = here.merge(moved, Named.as("to-audit"))
                 // observer rule, window and cumulative aggregates, close windows, verdicts and alerts

@@ -1,5 +1,6 @@
 package io.siteflow.processor.topology;
 
+import io.siteflow.processor.topology.store.CommitHook;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.common.serialization.Serde;
@@ -12,7 +13,7 @@ import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * The topology's own state stores: persistent (RocksDB) and changelogged, so a restart or a moved task
- * restores them. The audit step's key-value stores are written when the task commits ({@link WriteBehind},
+ * restores them. The audit step's key-value stores are written when the task commits ({@link io.siteflow.processor.topology.store.WriteBehind},
  * {@link CommitHook}), the other stores are cached, so a value updated by many records within one commit interval
  * reaches RocksDB and its changelog once. Window stores drop whole segments once older than their retention.
  * Stateless.
@@ -54,7 +55,7 @@ final class StateStores {
                 .withCachingEnabled();
     }
 
-    /** A store a step writes through {@link WriteBehind} when the task commits: no cache of its own. */
+    /** A store a step writes through {@link io.siteflow.processor.topology.store.WriteBehind} when the task commits: no cache of its own. */
     private static <V> StoreBuilder<KeyValueStore<String, V>> writtenOnCommit(String name, Serde<V> values) {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), TopologySpec.STRING, values)
                 .withCachingDisabled();

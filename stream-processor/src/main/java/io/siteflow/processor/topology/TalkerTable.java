@@ -1,6 +1,7 @@
 package io.siteflow.processor.topology;
 
 import io.siteflow.model.FlowRecord;
+import io.siteflow.processor.topology.store.WriteBehind;
 import io.siteflow.rules.model.Category;
 import org.apache.kafka.streams.state.KeyValueStore;
 

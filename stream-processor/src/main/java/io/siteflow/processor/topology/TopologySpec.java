@@ -4,6 +4,8 @@ import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordFormatException;
 import io.siteflow.model.FlowRecordJson;
 import io.siteflow.model.wire.Topics;
+import io.siteflow.processor.topology.store.AggregateStore;
+import io.siteflow.processor.topology.store.SeenRuns;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.PairAggregateJson;
 import io.siteflow.rules.verdict.VerdictFormatException;
@@ -66,9 +68,9 @@ public final class TopologySpec {
     public static final String DEDUPE_META_STORE = "seen-ids-meta";
     /** The dedupe step's ids of the agent's form {@code <run>-<counter>}: {@code run|n} -> bits ({@link SeenRuns}). */
     public static final String DEDUPE_RUNS_STORE = "seen-runs";
-    /** Not a store of data: tells the dedupe step when its task commits ({@link CommitHook}). */
+    /** Not a store of data: tells the dedupe step when its task commits ({@link io.siteflow.processor.topology.store.CommitHook}). */
     public static final String DEDUPE_COMMIT_HOOK = "dedupe-commit-hook";
-    /** Not a store of data: tells the audit step when its task commits ({@link CommitHook}). */
+    /** Not a store of data: tells the audit step when its task commits ({@link io.siteflow.processor.topology.store.CommitHook}). */
     public static final String AUDIT_COMMIT_HOOK = "audit-commit-hook";
 
     public static final Serde<String> STRING = Serdes.String();

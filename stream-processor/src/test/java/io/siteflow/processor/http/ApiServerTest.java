@@ -2,7 +2,7 @@ package io.siteflow.processor.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.siteflow.processor.query.Alert;
+import io.siteflow.processor.topology.Alert;
 import io.siteflow.rules.verdict.Window;
 import java.io.IOException;
 import java.net.URI;

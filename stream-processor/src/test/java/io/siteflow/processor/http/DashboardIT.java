@@ -3,7 +3,7 @@ package io.siteflow.processor.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.siteflow.processor.query.Alert;
+import io.siteflow.processor.topology.Alert;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;

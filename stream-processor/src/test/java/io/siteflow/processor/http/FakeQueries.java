@@ -1,9 +1,9 @@
 package io.siteflow.processor.http;
 
 import io.siteflow.processor.query.AgentStatus;
-import io.siteflow.processor.query.Alert;
 import io.siteflow.processor.query.RulesInfo;
 import io.siteflow.processor.query.TalkerRow;
+import io.siteflow.processor.topology.Alert;
 import io.siteflow.rules.classify.FlowSyntax;
 import io.siteflow.rules.model.Category;
 import io.siteflow.rules.verdict.DbConnectionSummary;

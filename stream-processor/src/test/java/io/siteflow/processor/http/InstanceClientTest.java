@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.siteflow.processor.query.AgentStatus;
-import io.siteflow.processor.query.Alert;
 import io.siteflow.processor.query.InstanceClient;
 import io.siteflow.processor.query.RulesInfo;
 import io.siteflow.processor.query.SiteflowQueries;
 import io.siteflow.processor.query.StoreView;
 import io.siteflow.processor.query.TalkerRow;
+import io.siteflow.processor.topology.Alert;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictJson;
 import java.net.ServerSocket;

@@ -4,7 +4,6 @@ import static io.siteflow.processor.topology.Flows.T0;
 import static io.siteflow.processor.topology.Flows.flow;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.siteflow.processor.query.Alert;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.kafka.streams.KeyValue;

@@ -5,6 +5,7 @@ import static io.siteflow.processor.topology.Flows.flow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.siteflow.model.FlowRecord;
+import io.siteflow.processor.topology.store.SeenRuns;
 import io.siteflow.rules.model.Category;
 import io.siteflow.rules.verdict.PairAggregate;
 import java.nio.file.Path;
@@ -90,7 +91,7 @@ class DedupeAndModelChangeTest {
 
         d.send(flow().at(later).id("y-4097").bytes(100, 0)); // the sweep after this record's commit deletes x|0
         assertThat(runs.get("x|0")).isNull();
-        assertThat(runs.get("y|1").newest).isEqualTo(later);
+        assertThat(runs.get("y|1").newest()).isEqualTo(later);
         d.send(flow().at(later).id("x-1").bytes(100, 0));
 
         assertThat(d.cumulative("10.2.0.20|region1").crossBytes()).isEqualTo(300);

@@ -5,9 +5,9 @@ import static io.siteflow.processor.topology.Flows.flow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.siteflow.model.FlowRecord;
+import io.siteflow.rules.audit.AuditReport;
+import io.siteflow.rules.audit.OfflineAudit;
 import io.siteflow.rules.load.SiteModelLoader;
-import io.siteflow.rules.verdict.AuditReport;
-import io.siteflow.rules.verdict.OfflineAudit;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictJson;
 import io.siteflow.rules.verdict.Window;

@@ -1,0 +1,102 @@
+package io.siteflow.rules.audit;
+
+import io.siteflow.rules.model.Category;
+import io.siteflow.rules.model.Protocols;
+import io.siteflow.rules.verdict.Outcome;
+import io.siteflow.rules.verdict.RttSummary;
+import io.siteflow.rules.verdict.SitePairRtt;
+import io.siteflow.rules.verdict.TopFlow;
+import io.siteflow.rules.verdict.Verdict;
+import io.siteflow.rules.verdict.VerdictCalculator;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code siteflow audit --format text}: per audited server the verdict, DB share, bytes per category and per
+ * remote address as tables, RTT and DB connections, unclassified bytes and the largest non-DB flows; then the
+ * RTT per site pair against Oracle's 10 ms limit and a count of window verdicts. Thread-safe.
+ */
+public final class AuditText {
+    private AuditText() {
+    }
+
+    public static String render(AuditReport r) {
+        StringBuilder sb = new StringBuilder();
+        CaptureInfo c = r.capture();
+        sb.append("siteflow audit: ").append(c.source()).append('\n');
+        sb.append(String.format(Locale.ROOT, "  %d flow records, %d bytes, %s .. %s%n", c.records(), c.bytes(),
+                Instant.ofEpochMilli(c.firstMs()), Instant.ofEpochMilli(c.lastMs())));
+        sb.append("  rules ").append(r.rules()).append('\n');
+        if (c.rejected() > 0) {
+            sb.append(String.format(Locale.ROOT, "  WARNING: %d records rejected (address is no IP address)%n",
+                    c.rejected()));
+        }
+        if (VerdictCalculator.dropsAboveLimit(c.received(), c.dropped())) {
+            sb.append(String.format(Locale.ROOT, "  WARNING: observer dropped %d of %d packets (> 0.1%%)%n",
+                    c.dropped(), c.received() + c.dropped()));
+        }
+        if (r.verdicts().isEmpty()) {
+            sb.append("\nno audited pair: the site model names no app-server in a site without db host"
+                    + " (or list audit: pairs)\n");
+        }
+        for (Verdict v : r.verdicts()) {
+            server(sb, v);
+        }
+        sb.append("\nRTT per site pair (Oracle supports at most 10 ms):\n");
+        if (r.sitePairs().isEmpty()) {
+            sb.append("  no handshake samples between sites\n");
+        }
+        for (SitePairRtt p : r.sitePairs()) {
+            sb.append(String.format(Locale.ROOT, "  %s <-> %s: %s  %s%n", p.siteA(), p.siteB(), rtt(p.rtt()),
+                    p.aboveLimit() ? "ABOVE the 10 ms limit" : "within the 10 ms limit"));
+        }
+        long pass = r.windows().stream().filter(v -> v.verdict() == Outcome.PASS).count();
+        long fail = r.windows().stream().filter(v -> v.verdict() == Outcome.FAIL).count();
+        sb.append(String.format(Locale.ROOT, "%nwindows: %d verdicts (PASS %d, FAIL %d, INSUFFICIENT %d)%n",
+                r.windows().size(), pass, fail, r.windows().size() - pass - fail));
+        return sb.toString();
+    }
+
+    private static void server(StringBuilder sb, Verdict v) {
+        sb.append(String.format(Locale.ROOT, "%nserver %s (%s, site %s) -> site %s: %s%n", v.name(), v.server(),
+                v.site(), v.remoteSite(), v.verdict()));
+        sb.append("  ").append(v.reason()).append('\n');
+        sb.append(String.format(Locale.ROOT, "  %-12s %14s %8s%n", "category", "bytes", "share"));
+        for (Map.Entry<Category, Long> e : v.categories().entrySet()) {
+            sb.append(String.format(Locale.ROOT, "  %-12s %14d %8s%n", e.getKey(), e.getValue(),
+                    pct(e.getValue(), v.crossBytes())));
+        }
+        sb.append(String.format(Locale.ROOT, "  %-12s %14d %8s%n", "total", v.crossBytes(), "100.00%"));
+        sb.append(String.format(Locale.ROOT, "  %-39s %14s %8s%n", "remote address", "bytes", "share"));
+        for (Map.Entry<String, Long> e : v.addresses().entrySet()) {
+            sb.append(String.format(Locale.ROOT, "  %-39s %14d %8s%n", e.getKey(), e.getValue(),
+                    pct(e.getValue(), v.crossBytes())));
+        }
+        sb.append("  RTT ").append(rtt(v.rttMicros())).append('\n');
+        sb.append(String.format(Locale.ROOT, "  DB connections: median %d, max %d%n", v.dbConnections().median(),
+                v.dbConnections().max()));
+        sb.append(String.format(Locale.ROOT, "  unclassified: %d bytes%n", v.bytes(Category.UNKNOWN)));
+        if (!v.topFlows().isEmpty()) {
+            sb.append("  largest non-DB flows:\n");
+        }
+        for (TopFlow f : v.topFlows()) {
+            String by = f.rule().equals(io.siteflow.rules.model.Rule.NONE.name()) ? ", no rule matched" : " by " + f.rule();
+            sb.append(String.format(Locale.ROOT, "    %s %s:%d -> %s:%d%s  %s%s  %d bytes%n",
+                    Protocols.name(f.proto()), f.src(), f.srcPort(), f.dst(), f.dstPort(),
+                    f.l7().isEmpty() ? "" : " l7=" + f.l7(), f.category(), by, f.bytes()));
+        }
+    }
+
+    static String rtt(RttSummary r) {
+        if (r.samples() == 0) {
+            return "no samples";
+        }
+        return String.format(Locale.ROOT, "p50 %.3f ms, p95 %.3f ms, max %.3f ms (%d samples)", r.p50() / 1000.0,
+                r.p95() / 1000.0, r.max() / 1000.0, r.samples());
+    }
+
+    static String pct(long part, long whole) {
+        return whole == 0 ? "-" : VerdictCalculator.share(part, whole).movePointRight(2).setScale(2) + "%";
+    }
+}

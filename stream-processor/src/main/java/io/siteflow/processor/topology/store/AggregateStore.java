@@ -1,0 +1,106 @@
+package io.siteflow.processor.topology.store;
+
+import io.siteflow.model.FlowRecord;
+import io.siteflow.rules.classify.Classification;
+import io.siteflow.rules.verdict.PairAggregate;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Pair aggregates of one task in two stores: the bounded part (categories, addresses, RTT histogram, top flows)
+ * under the aggregate's key, and the DB connection lifetimes, which grow with every new connection, one
+ * {@code [first, last]} value each under {@code <prefix>|<key>|<connection>} in the shared connection store.
+ * So neither the per-record work nor a changelog record grows with the number of connections. Both are
+ * {@link WriteBehind}: a record changes live objects, the stores get them when the task commits. Not
+ * thread-safe (one per task); build a new one in {@code init} so that a re-initialised task starts from its
+ * stores.
+ */
+public final class AggregateStore {
+    private final String prefix;
+    private final WriteBehind<PairAggregate> aggregates;
+    private final WriteBehind<long[]> connections;
+
+    public AggregateStore(String prefix, KeyValueStore<String, PairAggregate> store, WriteBehind<long[]> connections) {
+        this.prefix = prefix;
+        this.aggregates = new WriteBehind<>(store);
+        this.connections = connections;
+    }
+
+    /** Adds a record to the aggregate at {@code key}; true when that made a new aggregate. */
+    public boolean add(String key, FlowRecord r, Classification c, String remoteAddress) {
+        PairAggregate a = aggregates.get(key);
+        boolean created = a == null;
+        a = created ? new PairAggregate() : a;
+        a.add(r, c, remoteAddress);
+        a.dbConnections().lifetimes().forEach((conn, l) -> {
+            String k = connectionKey(key, conn);
+            long[] known = connections.get(k);
+            if (known == null) {
+                connections.put(k, l.clone());
+            } else {
+                known[0] = Math.min(known[0], l[0]);
+                known[1] = Math.max(known[1], l[1]);
+                connections.put(k, known);
+            }
+        });
+        a.dbConnections().clear();
+        aggregates.put(key, a);
+        return created;
+    }
+
+    /** Removes the aggregate at {@code key} with its connections; null when there is none. */
+    public PairAggregate remove(String key) {
+        PairAggregate a = aggregates.remove(key);
+        if (a == null) {
+            return null;
+        }
+        connections.flush();
+        for (KeyValue<String, long[]> kv : connectionsOf(connections.store(), prefix, key)) {
+            a.dbConnections().add(kv.key.substring(connectionPrefix(prefix, key).length()), kv.value[0], kv.value[1]);
+            connections.remove(kv.key);
+        }
+        return a;
+    }
+
+    /** Writes the changed aggregates to the store (the task commits). */
+    public void flush() {
+        aggregates.flush();
+    }
+
+    /** Forgets the changes since the last flush. */
+    public void discard() {
+        aggregates.discard();
+    }
+
+    /** Every key of the bounded store, for rebuilding indexes at start. */
+    public List<String> keys() {
+        List<String> out = new ArrayList<>();
+        try (KeyValueIterator<String, PairAggregate> it = aggregates.store().all()) {
+            it.forEachRemaining(kv -> out.add(kv.key));
+        }
+        return out;
+    }
+
+    /** The connection entries of one aggregate. */
+    public static List<KeyValue<String, long[]>> connectionsOf(
+            org.apache.kafka.streams.state.ReadOnlyKeyValueStore<String, long[]> store, String prefix, String key) {
+        List<KeyValue<String, long[]>> out = new ArrayList<>();
+        try (KeyValueIterator<String, long[]> it = store.prefixScan(connectionPrefix(prefix, key),
+                new StringSerializer())) {
+            it.forEachRemaining(out::add);
+        }
+        return out;
+    }
+
+    public static String connectionPrefix(String prefix, String key) {
+        return prefix + "|" + key + "|";
+    }
+
+    private String connectionKey(String key, String conn) {
+        return connectionPrefix(prefix, key) + conn;
+    }
+}
