@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.siteflow.agent.app.FileReplay;
 import io.siteflow.agent.flow.FlowTableConfig;
-import io.siteflow.agent.publish.FlowSink;
+import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.synth.TrafficCategory;
 import java.nio.file.Files;

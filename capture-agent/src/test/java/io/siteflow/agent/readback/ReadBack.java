@@ -1,19 +1,18 @@
 package io.siteflow.agent.readback;
 
-import io.siteflow.agent.app.CapturePipeline;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.siteflow.agent.capture.file.CaptureFileReader;
-import io.siteflow.agent.flow.FlowTable;
+import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.agent.flow.FlowTableConfig;
-import io.siteflow.agent.flow.L7Tracker;
-import io.siteflow.agent.flow.RecordFactory;
 import io.siteflow.agent.flow.RemoteSiteFilter;
-import io.siteflow.agent.publish.FlowSink;
+import io.siteflow.agent.pipeline.Pipeline;
 import io.siteflow.model.FlowRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Reads a capture through the agent's own path (reader → pipeline → flow table) and keeps every record. */
+/** Reads a capture through the agent's own path (reader → {@link Pipeline} → flow table) and keeps every record. */
 final class ReadBack {
     private ReadBack() {
     }
@@ -30,15 +29,13 @@ final class ReadBack {
             public void close() {
             }
         };
-        FlowTable table = new FlowTable(FlowTableConfig.DEFAULTS, new RecordFactory("test", "eth0", "run"), sink,
-                L7Tracker.NONE);
-        CapturePipeline pipeline = new CapturePipeline(new RemoteSiteFilter(List.of()), table, null, lt -> {
-            throw new AssertionError("link type " + lt);
-        });
         try (CaptureFileReader reader = CaptureFileReader.open(pcap)) {
-            reader.run(pipeline);
+            Pipeline pipeline = Pipeline.wire("eth0",
+                    new Pipeline.Settings("test", "run", FlowTableConfig.DEFAULTS, new RemoteSiteFilter(List.of()), null),
+                    sink);
+            pipeline.run(reader, false);
+            assertThat(pipeline.problems()).isEmpty();
         }
-        table.flushAll();
         return records;
     }
 

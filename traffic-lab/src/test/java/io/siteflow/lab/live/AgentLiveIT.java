@@ -7,7 +7,7 @@ import io.siteflow.agent.app.AgentRunner;
 import io.siteflow.agent.app.FileReplay;
 import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.agent.flow.FlowTableConfig;
-import io.siteflow.agent.publish.FlowSink;
+import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.lab.NetnsLab;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;

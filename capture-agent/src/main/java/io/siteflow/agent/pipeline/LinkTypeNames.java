@@ -1,4 +1,4 @@
-package io.siteflow.agent.app;
+package io.siteflow.agent.pipeline;
 
 import java.util.Map;
 

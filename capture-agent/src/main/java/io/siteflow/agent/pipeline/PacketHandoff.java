@@ -1,4 +1,4 @@
-package io.siteflow.agent.app;
+package io.siteflow.agent.pipeline;
 
 import io.siteflow.agent.capture.PacketHandler;
 import java.util.concurrent.ArrayBlockingQueue;

@@ -1,4 +1,4 @@
-package io.siteflow.agent.publish.text;
+package io.siteflow.agent.report;
 
 /**
  * Bytes of one host pair (or port pair) in both directions: a 40-second history in twenty 2-second

@@ -1,4 +1,4 @@
-package io.siteflow.agent.publish.text;
+package io.siteflow.agent.report;
 
 import io.siteflow.agent.decode.Packet;
 import io.siteflow.agent.flow.RemoteSiteFilter;

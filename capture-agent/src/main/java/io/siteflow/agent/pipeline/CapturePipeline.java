@@ -1,4 +1,4 @@
-package io.siteflow.agent.app;
+package io.siteflow.agent.pipeline;
 
 import io.siteflow.agent.capture.PacketHandler;
 import io.siteflow.agent.decode.DecodeStatus;
@@ -7,7 +7,7 @@ import io.siteflow.agent.decode.PacketDecoder;
 import io.siteflow.agent.flow.FlowTable;
 import io.siteflow.agent.flow.RemoteSiteFilter;
 import io.siteflow.agent.metrics.DecodeCounters;
-import io.siteflow.agent.publish.text.TextReport;
+import io.siteflow.agent.report.TextReport;
 import java.util.function.IntConsumer;
 
 /**

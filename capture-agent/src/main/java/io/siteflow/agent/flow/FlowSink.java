@@ -1,4 +1,4 @@
-package io.siteflow.agent.publish;
+package io.siteflow.agent.flow;
 
 import io.siteflow.model.FlowRecord;
 

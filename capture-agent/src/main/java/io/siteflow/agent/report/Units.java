@@ -1,4 +1,4 @@
-package io.siteflow.agent.publish.text;
+package io.siteflow.agent.report;
 
 import java.util.Locale;
 
