@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.siteflow.agent.app.AgentRunner;
 import io.siteflow.agent.config.CaptureOptions;
-import io.siteflow.model.Cidr;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
 import java.io.PrintWriter;
@@ -77,9 +76,8 @@ class LabAgentIT {
     }
 
     private static CaptureOptions options(String iface, Path json) {
-        return new CaptureOptions(iface, null, List.of(Cidr.parse(LabTopology.CIDR_R1)), "lab-it", null, Map.of(),
-                json.toString(), false, null, 10, false, 256, 64 << 20, null, null, Duration.ofSeconds(10),
-                Duration.ofSeconds(30), 262_144, Path.of("/nonexistent-spool"), 1 << 20, false, false);
+        return CaptureOptions.builder().iface(iface).remoteCidr(LabTopology.CIDR_R1).agent("lab-it")
+                .json(json.toString()).spoolDir(Path.of("/nonexistent-spool")).spoolMaxMb(1).build();
     }
 
     private static FlowRecord parse(String line) {

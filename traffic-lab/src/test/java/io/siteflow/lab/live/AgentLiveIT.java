@@ -82,9 +82,8 @@ class AgentLiveIT {
     }
 
     private static CaptureOptions options(Path json) {
-        return new CaptureOptions(NetnsLab.IF_A, null, List.of(), "live-it", null, Map.of(), json.toString(), false,
-                null, 10, false, 256, 64 << 20, null, null, Duration.ofSeconds(10), Duration.ofSeconds(30), 262_144,
-                Path.of("/nonexistent-spool"), 1 << 20, false, false);
+        return CaptureOptions.builder().iface(NetnsLab.IF_A).agent("live-it").json(json.toString())
+                .spoolDir(Path.of("/nonexistent-spool")).spoolMaxMb(1).build();
     }
 
     private static FlowRecord parse(String line) {
