@@ -12,8 +12,8 @@ import java.util.function.IntConsumer;
 
 /**
  * The agent's per-packet path: decode → count → {@code -F} filter → flow table (and the text report).
- * Runs on one thread; not thread-safe. Used for files directly and for live capture behind a
- * {@link PacketHandoff}.
+ * Runs on one thread; not thread-safe. Wired by {@link Pipeline}: used for files directly and for live
+ * capture behind a {@link PacketHandoff}.
  */
 public final class CapturePipeline implements PacketHandler {
     private final PacketDecoder decoder = new PacketDecoder();
