@@ -29,7 +29,9 @@ esac
 
 # Build the jars the way ./siteflow does (first use, or sources changed), then run the lab's entry point.
 "$ROOT/siteflow" --version >/dev/null
-jar=$(ls "$ROOT"/cli/target/siteflow-cli-*.jar | head -n 1)
+# The lab is its own module (traffic-lab): its jar and its dependencies in traffic-lab/target/lib.
+jar=$(ls "$ROOT"/traffic-lab/target/traffic-lab-*.jar 2>/dev/null | head -n 1 || true)
+[ -n "$jar" ] && [ -d "$ROOT/traffic-lab/target/lib" ] || die "traffic-lab/target has no jar or lib: run 'mvn -B -q -DskipTests package' in $ROOT"
 JAVA_OPTS="${JAVA_OPTS:-} -XX:+UseParallelGC -Dorg.pcap4j.af.inet=2 -Dorg.pcap4j.af.inet6=10"
 # shellcheck disable=SC2086
-exec java $JAVA_OPTS -cp "$jar:$ROOT/cli/target/lib/*" io.siteflow.agent.lab.LabMain "$@"
+exec java $JAVA_OPTS -cp "$jar:$ROOT/traffic-lab/target/lib/*" io.siteflow.lab.LabMain "$@"

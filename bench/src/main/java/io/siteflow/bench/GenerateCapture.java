@@ -1,11 +1,11 @@
 package io.siteflow.bench;
 
-import io.siteflow.agent.synth.Conversation;
-import io.siteflow.agent.synth.Endpoint;
-import io.siteflow.agent.synth.PcapWriter;
-import io.siteflow.agent.synth.TcpConversation;
-import io.siteflow.agent.synth.TimedFrame;
-import io.siteflow.agent.synth.UdpExchange;
+import io.siteflow.synth.Conversation;
+import io.siteflow.synth.Endpoint;
+import io.siteflow.synth.PcapWriter;
+import io.siteflow.synth.TcpConversation;
+import io.siteflow.synth.TimedFrame;
+import io.siteflow.synth.UdpExchange;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -1,6 +1,6 @@
 package io.siteflow.bench;
 
-import io.siteflow.agent.app.CapturePipeline;
+import io.siteflow.agent.pipeline.CapturePipeline;
 import io.siteflow.agent.capture.PacketHandler;
 import io.siteflow.agent.capture.file.CaptureFileReader;
 import io.siteflow.agent.decode.Packet;
@@ -10,7 +10,7 @@ import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.agent.flow.L7Tracker;
 import io.siteflow.agent.flow.RecordFactory;
 import io.siteflow.agent.flow.RemoteSiteFilter;
-import io.siteflow.agent.publish.FlowSink;
+import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.agent.publish.json.JsonLinesSink;
 import io.siteflow.model.FlowRecord;
 import java.io.Writer;

@@ -2,7 +2,7 @@ package io.siteflow.cli;
 
 import io.siteflow.agent.app.FileReplay;
 import io.siteflow.agent.flow.FlowTableConfig;
-import io.siteflow.agent.publish.FlowSink;
+import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.IpAddresses;
 import io.siteflow.model.cli.ExitCodes;

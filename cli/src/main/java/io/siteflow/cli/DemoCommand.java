@@ -2,13 +2,12 @@ package io.siteflow.cli;
 
 import io.siteflow.agent.app.AgentRunner;
 import io.siteflow.agent.config.CaptureOptions;
-import io.siteflow.agent.synth.CapturePoint;
-import io.siteflow.agent.synth.StretchedClusterScenario;
-import io.siteflow.model.Cidr;
 import io.siteflow.model.cli.ExitCodes;
 import io.siteflow.processor.app.ProcessCommand;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;
 import io.siteflow.processor.broker.StopSignals;
+import io.siteflow.synth.CapturePoint;
+import io.siteflow.synth.StretchedClusterScenario;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -18,8 +17,6 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -126,9 +123,9 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     private static CaptureOptions agentOptions(Path capture, String bootstrap) {
-        return new CaptureOptions(null, capture, List.of(Cidr.parse("10.1.0.0/16")), "region2-edge", bootstrap,
-                Map.of(), null, false, null, 10, false, 256, 64 << 20, null, null, Duration.ofSeconds(10),
-                Duration.ofSeconds(30), 262_144, capture.resolveSibling("spool"), 256L << 20, true, true);
+        return CaptureOptions.builder().file(capture).remoteCidr("10.1.0.0/16").agent("region2-edge")
+                .bootstrap(bootstrap).spoolDir(capture.resolveSibling("spool")).spoolMaxMb(256).realtime(true)
+                .loop(true).build();
     }
 
     private boolean awaitProcessor(ProcessCommand processor, Thread processing) throws InterruptedException {

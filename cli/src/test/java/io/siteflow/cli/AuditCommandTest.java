@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.siteflow.agent.synth.CapturePoint;
-import io.siteflow.agent.synth.ScenarioTruth;
-import io.siteflow.agent.synth.StretchedClusterScenario;
-import io.siteflow.agent.synth.TrafficCategory;
+import io.siteflow.synth.CapturePoint;
+import io.siteflow.synth.ScenarioTruth;
+import io.siteflow.synth.StretchedClusterScenario;
+import io.siteflow.synth.TrafficCategory;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.siteflow.agent.app.FileReplay;
 import io.siteflow.agent.flow.FlowTableConfig;
-import io.siteflow.agent.publish.FlowSink;
+import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.classify.Classifier;

@@ -11,20 +11,6 @@ final class AgentIds {
     private AgentIds() {
     }
 
-    /** The host name from $HOSTNAME or /etc/hostname, else "agent". */
-    static String hostName() {
-        String h = System.getenv("HOSTNAME");
-        if (h != null && !h.isBlank()) {
-            return h.trim();
-        }
-        try {
-            String s = Files.readString(Path.of("/etc/hostname")).trim();
-            return s.isEmpty() ? "agent" : s;
-        } catch (IOException e) {
-            return "agent";
-        }
-    }
-
     /**
      * A run id for a file replay that is the same on every run over the same file, so that replaying a
      * file twice into Kafka yields the same record ids (counted once downstream): agent id + CRC-32 of the

@@ -5,16 +5,13 @@ import io.siteflow.agent.capture.CaptureFailure;
 import io.siteflow.agent.capture.CaptureFileException;
 import io.siteflow.agent.capture.PacketSource;
 import io.siteflow.agent.config.CaptureOptions;
-import io.siteflow.agent.flow.FlowTable;
 import io.siteflow.agent.flow.FlowTableConfig;
-import io.siteflow.agent.flow.RecordFactory;
 import io.siteflow.agent.flow.RemoteSiteFilter;
 import io.siteflow.agent.metrics.AgentMetrics;
-import io.siteflow.agent.publish.FlowSink;
-import io.siteflow.agent.publish.text.TextReport;
+import io.siteflow.agent.pipeline.Pipeline;
+import io.siteflow.agent.report.TextReport;
 import io.siteflow.model.cli.ExitCodes;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one capture: opens the source, wires decode → filter → flow table → sinks, stops on end of file,
+ * Runs one capture: opens the source, wires it into the sinks with {@link Pipeline}, stops on end of file,
  * {@code -s} seconds or SIGINT/SIGTERM, then flushes every flow, prints the report and the summary.
  * Nothing is lost on a clean stop: the shutdown hook waits until the flows are flushed.
  */
@@ -35,7 +32,7 @@ public final class AgentRunner {
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean signalled;
     private volatile PacketSource running;
-    private volatile PacketHandoff handoff;
+    private volatile Pipeline wired;
     private volatile int exitCode;
 
     public AgentRunner(CaptureOptions options, PrintWriter out, PrintWriter err) {
@@ -90,33 +87,31 @@ public final class AgentRunner {
 
     /** Live packets the agent dropped because aggregation fell behind the capture (0 for files). */
     public long agentDrops() {
-        PacketHandoff h = handoff;
-        return h == null ? 0 : h.dropped();
+        Pipeline p = wired;
+        return p == null ? 0 : p.agentDrops();
     }
 
     private int runWith(PacketSource source) {
-        List<String> problems = new ArrayList<>();
         RemoteSiteFilter filter = new RemoteSiteFilter(options.remoteCidrs());
         String runId = options.timely() ? AgentIds.forLive(options.agent()) : AgentIds.forFile(options.agent(), options.file());
         TextReport report = options.text() ? new TextReport(filter, options.ports()) : null;
+        FlowTableConfig cfg = new FlowTableConfig(options.maxFlows(), options.activeTimeout(),
+                options.idleTimeout(), FlowTableConfig.DEFAULTS.closeLinger());
+        List<String> problems;
         try (Sinks sinks = Sinks.open(options, out)) {
-            FlowSink sink = sinks.all();
-            FlowTableConfig cfg = new FlowTableConfig(options.maxFlows(), options.activeTimeout(),
-                    options.idleTimeout(), FlowTableConfig.DEFAULTS.closeLinger());
-            FlowTable table = new FlowTable(cfg, new RecordFactory(options.agent(), source.name(), runId), sink,
-                    Sources.l7Tracker());
-            CapturePipeline pipeline = new CapturePipeline(filter, table, report,
-                    lt -> problems.add(FileReplay.unsupported(source.name(), lt)));
-            try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), options.metricsBind(), pipeline, source, this::agentDrops);
+            Pipeline pipeline = Pipeline.wire(source.name(),
+                    new Pipeline.Settings(options.agent(), runId, cfg, filter, report), sinks.all());
+            wired = pipeline;
+            try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), options.metricsBind(),
+                    pipeline.counters(), pipeline.table(), source, this::agentDrops);
                     AutoCloseable heartbeats = Heartbeats.start(sinks.kafka(), options, source, pipeline, metrics)) {
-                capture(source, pipeline, problems);
-                table.flushAll();
-                sink.flush();
+                capture(source, pipeline);
             }
             if (report != null) {
                 report.print(out, source.name(), options.lines());
             }
-            Summary.print(err, source, pipeline, table, sinks.kafka(), agentDrops());
+            Summary.print(err, source, pipeline, sinks.kafka(), agentDrops());
+            problems = pipeline.problems();
         } catch (Exception e) {
             err.println("siteflow capture: " + e.getMessage());
             LOG.debug("capture failed", e);
@@ -129,7 +124,7 @@ public final class AgentRunner {
         return problems.isEmpty() ? ExitCodes.OK : ExitCodes.INPUT;
     }
 
-    private void capture(PacketSource source, CapturePipeline pipeline, List<String> problems) {
+    private void capture(PacketSource source, Pipeline pipeline) {
         Thread timer = null;
         if (options.timely() && options.seconds() != null) {
             timer = new Thread(() -> {
@@ -144,17 +139,7 @@ public final class AgentRunner {
             timer.start();
         }
         try {
-            if (options.timely()) {
-                try (PacketHandoff h = new PacketHandoff(1 << 16, pipeline,
-                        now -> pipeline.table().advanceTime(now), 500)) {
-                    handoff = h;
-                    source.run(h);
-                }
-            } else {
-                source.run(pipeline);
-            }
-        } catch (CaptureFileException e) {
-            problems.add(e.getMessage());
+            pipeline.run(source, options.timely());
         } catch (CaptureException e) {
             throw new IllegalStateException(e.getMessage(), e);
         } finally {

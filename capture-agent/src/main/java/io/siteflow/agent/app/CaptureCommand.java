@@ -1,12 +1,9 @@
 package io.siteflow.agent.app;
 
 import io.siteflow.agent.config.CaptureOptions;
+import io.siteflow.agent.config.CaptureOptionsBuilder;
 import io.siteflow.agent.flow.FlowTableConfig;
-import io.siteflow.agent.publish.kafka.KafkaClientProperties;
-import io.siteflow.model.Cidr;
-import io.siteflow.model.IpAddresses;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -85,7 +82,7 @@ public final class CaptureCommand implements Callable<Integer> {
             description = "Where records wait while Kafka is unreachable (default: ~/.local/state/siteflow/spool/AGENT).")
     Path spoolDir;
 
-    @Option(names = "--spool-max-mb", paramLabel = "MB", defaultValue = "1024",
+    @Option(names = "--spool-max-mb", paramLabel = "MB", defaultValue = "" + CaptureOptionsBuilder.DEFAULT_SPOOL_MAX_MB,
             description = "Spool limit; beyond it the newest records are dropped and counted. Default: ${DEFAULT-VALUE}.")
     long spoolMaxMb;
 
@@ -100,7 +97,7 @@ public final class CaptureCommand implements Callable<Integer> {
             description = "Live: stop after this many seconds and print the report (iftop -s).")
     Integer seconds;
 
-    @Option(names = "-L", paramLabel = "N", defaultValue = "10",
+    @Option(names = "-L", paramLabel = "N", defaultValue = "" + CaptureOptionsBuilder.DEFAULT_LINES,
             description = "Report lines (host pairs) to print; 0 prints all. Default: ${DEFAULT-VALUE}.")
     int lines;
 
@@ -110,12 +107,12 @@ public final class CaptureCommand implements Callable<Integer> {
     @Option(names = "-n", description = "No host name lookups (always the case; accepted for iftop compatibility).")
     boolean numeric;
 
-    @Option(names = "--snaplen", paramLabel = "BYTES", defaultValue = "256",
+    @Option(names = "--snaplen", paramLabel = "BYTES", defaultValue = "" + CaptureOptionsBuilder.DEFAULT_SNAPLEN,
             description = "Live: bytes captured per packet (headers plus the first payload bytes for protocol "
                     + "signatures). Default: ${DEFAULT-VALUE}.")
     int snaplen;
 
-    @Option(names = "--buffer-mb", paramLabel = "MB", defaultValue = "64",
+    @Option(names = "--buffer-mb", paramLabel = "MB", defaultValue = "" + CaptureOptionsBuilder.DEFAULT_BUFFER_MB,
             description = "Live: kernel capture buffer in MiB. Default: ${DEFAULT-VALUE}.")
     int bufferMb;
 
@@ -123,20 +120,22 @@ public final class CaptureCommand implements Callable<Integer> {
             description = "Serve Prometheus metrics on http://ADDRESS:PORT/metrics (ADDRESS: --metrics-bind).")
     Integer metricsPort;
 
-    @Option(names = "--metrics-bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1",
+    @Option(names = "--metrics-bind", paramLabel = "ADDRESS", defaultValue = CaptureOptionsBuilder.DEFAULT_METRICS_BIND,
             description = "The address the metrics endpoint listens on: an IP address of this host, or 0.0.0.0 "
                     + "for all, so that a central Prometheus can scrape it. Default: ${DEFAULT-VALUE} (this host only).")
     String metricsBind;
 
-    @Option(names = "--active-timeout", paramLabel = "SECONDS", defaultValue = "10",
+    @Option(names = "--active-timeout", paramLabel = "SECONDS",
+            defaultValue = "" + FlowTableConfig.DEFAULT_ACTIVE_TIMEOUT_SECONDS,
             description = "A running flow exports an interim record this often. Default: ${DEFAULT-VALUE}.")
     int activeTimeout;
 
-    @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "30",
+    @Option(names = "--idle-timeout", paramLabel = "SECONDS",
+            defaultValue = "" + FlowTableConfig.DEFAULT_IDLE_TIMEOUT_SECONDS,
             description = "A flow silent this long ends. Default: ${DEFAULT-VALUE}.")
     int idleTimeout;
 
-    @Option(names = "--max-flows", paramLabel = "N", defaultValue = "262144",
+    @Option(names = "--max-flows", paramLabel = "N", defaultValue = "" + FlowTableConfig.DEFAULT_MAX_FLOWS,
             description = "Flows held at once; beyond that the least recently seen is exported early. "
                     + "Default: ${DEFAULT-VALUE}.")
     int maxFlows;
@@ -149,72 +148,17 @@ public final class CaptureCommand implements Callable<Integer> {
 
     /** Validates the options; a bad value is a usage error naming the option. */
     CaptureOptions options() {
-        List<Cidr> remote = new ArrayList<>();
-        for (String c : cidrs) {
-            try {
-                remote.add(Cidr.parse(c));
-            } catch (IllegalArgumentException e) {
-                throw usage("-F " + e.getMessage());
-            }
-        }
-        if (json == null && !text && bootstrap == null) {
-            text = true;
-        }
-        if (snaplen < 64 || snaplen > 262_144) {
-            throw usage("--snaplen " + snaplen + ": must be 64-262144");
-        }
-        if (bufferMb < 1 || bufferMb > 2047) {
-            throw usage("--buffer-mb " + bufferMb + ": must be 1-2047");
-        }
-        if (seconds != null && seconds <= 0) {
-            throw usage("-s " + seconds + ": must be a positive number of seconds");
-        }
-        if (lines < 0) {
-            throw usage("-L " + lines + ": must be 0 (all) or more");
-        }
-        if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
-            throw usage("--metrics-port " + metricsPort + ": is not a port (0-65535)");
-        }
+        CaptureOptionsBuilder b = CaptureOptions.builder().iface(source.iface).file(source.file).realtime(realtime)
+                .loop(loop).agent(agent).bootstrap(bootstrap).kafkaConfig(kafkaConfig).kafka(kafka)
+                .spoolDir(spoolDir).spoolMaxMb(spoolMaxMb).json(json).text(text).seconds(seconds).lines(lines)
+                .ports(ports).snaplen(snaplen).bufferMb(bufferMb).metricsPort(metricsPort).metricsBind(metricsBind)
+                .activeTimeoutSeconds(activeTimeout).idleTimeoutSeconds(idleTimeout).maxFlows(maxFlows);
+        cidrs.forEach(b::remoteCidr);
         try {
-            IpAddresses.parse(metricsBind);
+            return b.build();
         } catch (IllegalArgumentException e) {
-            throw usage("--metrics-bind " + e.getMessage());
+            throw usage(e.getMessage());
         }
-        if (activeTimeout <= 0 || idleTimeout <= 0) {
-            throw usage("--active-timeout and --idle-timeout must be positive");
-        }
-        FlowTableConfig flowCfg;
-        try {
-            flowCfg = FlowTableConfig.DEFAULTS.withMaxFlows(maxFlows);
-        } catch (IllegalArgumentException e) {
-            throw usage("--max-flows: " + e.getMessage());
-        }
-        String agentId = agent != null ? agent : AgentIds.hostName();
-        Map<String, String> clientProps = new LinkedHashMap<>();
-        if (kafkaConfig != null) {
-            try {
-                clientProps.putAll(KafkaClientProperties.load(kafkaConfig));
-            } catch (java.io.IOException e) {
-                throw usage("--kafka-config " + kafkaConfig + ": " + e.getMessage());
-            }
-        }
-        clientProps.putAll(kafka);
-        if ((realtime || loop) && source.file == null) {
-            throw usage("--realtime and --loop need -r FILE");
-        }
-        if (loop && !realtime) {
-            throw usage("--loop needs --realtime");
-        }
-        if (spoolMaxMb < 1) {
-            throw usage("--spool-max-mb " + spoolMaxMb + ": must be at least 1");
-        }
-        Path spool = spoolDir != null ? spoolDir
-                : Path.of(System.getProperty("user.home"), ".local", "state", "siteflow", "spool", agentId);
-        return new CaptureOptions(source.iface, source.file, remote, agentId,
-                bootstrap, clientProps, json, text, seconds, lines, ports, snaplen, bufferMb << 20, metricsPort,
-                metricsBind,
-                Duration.ofSeconds(activeTimeout), Duration.ofSeconds(idleTimeout), flowCfg.maxFlows(), spool,
-                spoolMaxMb << 20, realtime, loop);
     }
 
     private ParameterException usage(String message) {

@@ -1,19 +1,19 @@
 package io.siteflow.agent.app;
 
+import io.siteflow.agent.capture.CaptureException;
 import io.siteflow.agent.capture.CaptureFileException;
 import io.siteflow.agent.capture.file.CaptureFileReader;
-import io.siteflow.agent.flow.FlowTable;
+import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.agent.flow.FlowTableConfig;
-import io.siteflow.agent.flow.RecordFactory;
 import io.siteflow.agent.flow.RemoteSiteFilter;
 import io.siteflow.agent.metrics.DecodeCounters;
-import io.siteflow.agent.publish.FlowSink;
+import io.siteflow.agent.pipeline.Pipeline;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads a capture file through the agent's pipeline (decode → filter → flow table) into a sink, on the
+ * Reads a capture file through the agent's {@link Pipeline} (decode → filter → flow table) into a sink, on the
  * calling thread: what {@code siteflow audit} and tests use to turn a file into flow records exactly as
  * {@code siteflow capture -r} does.
  */
@@ -61,22 +61,15 @@ public final class FileReplay {
             problems.add(e.getMessage());
             return new Result(problems, new DecodeCounters(), 0, 0, 0);
         }
-        RecordFactory factory = new RecordFactory(agent, reader.name(), AgentIds.forFile(agent, file));
-        FlowTable table = new FlowTable(config, factory, sink, Sources.l7Tracker());
-        CapturePipeline pipeline = new CapturePipeline(filter, table, null,
-                lt -> problems.add(unsupported(reader.name(), lt)));
+        Pipeline pipeline = Pipeline.wire(reader.name(),
+                new Pipeline.Settings(agent, AgentIds.forFile(agent, file), config, filter, null), sink);
         try (reader) {
-            reader.run(pipeline);
-        } catch (CaptureFileException e) {
-            problems.add(e.getMessage());
+            pipeline.run(reader, false);
+        } catch (CaptureException e) {
+            throw new IllegalStateException(e.getMessage(), e); // a file reader throws CaptureFileException only
         }
-        table.flushAll();
-        sink.flush();
-        return new Result(problems, pipeline.counters(), table.flowsCreated(), table.evictions(), factory.count());
-    }
-
-    static String unsupported(String source, int linkType) {
-        return source + ": link type " + linkType + " is not supported (" + LinkTypeNames.name(linkType)
-                + "): its packets are not counted";
+        problems.addAll(pipeline.problems());
+        return new Result(problems, pipeline.counters(), pipeline.table().flowsCreated(), pipeline.table().evictions(),
+                pipeline.records());
     }
 }

@@ -1,11 +1,13 @@
 package io.siteflow.agent.app;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.siteflow.agent.capture.CaptureStats;
 import io.siteflow.agent.capture.PacketSource;
 import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.agent.decode.DecodeStatus;
 import io.siteflow.agent.metrics.AgentMetrics;
 import io.siteflow.agent.metrics.DecodeCounters;
+import io.siteflow.agent.pipeline.Pipeline;
 import io.siteflow.agent.publish.kafka.HeartbeatPublisher;
 import io.siteflow.agent.publish.kafka.KafkaFlowSink;
 import io.siteflow.agent.publish.kafka.PublishStats;
@@ -17,7 +19,7 @@ final class Heartbeats {
     private Heartbeats() {
     }
 
-    static AutoCloseable start(KafkaFlowSink kafka, CaptureOptions o, PacketSource source, CapturePipeline pipeline,
+    static AutoCloseable start(KafkaFlowSink kafka, CaptureOptions o, PacketSource source, Pipeline pipeline,
             AgentMetrics metrics) {
         if (kafka == null) {
             return () -> { };

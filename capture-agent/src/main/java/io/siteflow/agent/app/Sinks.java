@@ -1,8 +1,8 @@
 package io.siteflow.agent.app;
 
 import io.siteflow.agent.config.CaptureOptions;
+import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.agent.publish.FanOutSink;
-import io.siteflow.agent.publish.FlowSink;
 import io.siteflow.agent.publish.json.JsonLinesSink;
 import io.siteflow.agent.publish.kafka.FlowKeys;
 import io.siteflow.agent.publish.kafka.KafkaFlowSink;

@@ -8,8 +8,6 @@ import io.siteflow.agent.capture.file.PacedReplay;
 import io.siteflow.agent.capture.live.BpfFilters;
 import io.siteflow.agent.capture.live.LiveCapture;
 import io.siteflow.agent.config.CaptureOptions;
-import io.siteflow.agent.flow.L7Tracker;
-import io.siteflow.agent.signature.SignatureL7Tracker;
 
 /** Opens the packet source the options name. */
 final class Sources {
@@ -25,9 +23,5 @@ final class Sources {
                 .bufferBytes(o.bufferBytes())
                 .bpfFilter(BpfFilters.forRemoteCidrs(o.remoteCidrs()))
                 .build();
-    }
-
-    static L7Tracker l7Tracker() {
-        return new SignatureL7Tracker();
     }
 }

@@ -5,6 +5,7 @@ import io.siteflow.agent.capture.PacketSource;
 import io.siteflow.agent.decode.DecodeStatus;
 import io.siteflow.agent.flow.FlowTable;
 import io.siteflow.agent.metrics.DecodeCounters;
+import io.siteflow.agent.pipeline.Pipeline;
 import io.siteflow.agent.publish.kafka.KafkaFlowSink;
 import io.siteflow.agent.publish.kafka.PublishStats;
 import java.io.PrintWriter;
@@ -14,8 +15,8 @@ final class Summary {
     private Summary() {
     }
 
-    static void print(PrintWriter err, PacketSource source, CapturePipeline pipeline, FlowTable table,
-            KafkaFlowSink kafka, long agentDrops) {
+    static void print(PrintWriter err, PacketSource source, Pipeline pipeline, KafkaFlowSink kafka, long agentDrops) {
+        FlowTable table = pipeline.table();
         DecodeCounters c = pipeline.counters();
         CaptureStats stats = source.stats();
         err.printf("%s: %d packets received, %d dropped by kernel, %d dropped by interface, %d dropped by the agent%n",

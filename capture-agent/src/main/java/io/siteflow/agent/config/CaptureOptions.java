@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The capture command's settings, validated once at start-up. Exactly one of {@code iface} and
- * {@code file} is set.
+ * The capture command's settings. Built and validated once, with the defaults in one place, by
+ * {@link #builder()}. Exactly one of {@code iface} and {@code file} is set.
  *
  * @param iface          live interface, or null
  * @param file           capture file, or null
@@ -62,6 +62,11 @@ public record CaptureOptions(
     public CaptureOptions {
         remoteCidrs = List.copyOf(remoteCidrs);
         kafka = Map.copyOf(kafka);
+    }
+
+    /** A builder with every default; {@link CaptureOptionsBuilder#build()} validates. */
+    public static CaptureOptionsBuilder builder() {
+        return new CaptureOptionsBuilder();
     }
 
     public boolean live() {

@@ -1,6 +1,6 @@
 package io.siteflow.agent.decode;
 
-import static io.siteflow.agent.decode.Bytes.s32;
+import static io.siteflow.agent.decode.Bytes.i32;
 import static io.siteflow.agent.decode.Bytes.u16;
 import static io.siteflow.agent.decode.Bytes.u8;
 
@@ -52,9 +52,9 @@ final class Ipv4Decoder {
         out.ipBytes = totalLength;
         out.protocol = u8(b, ip + 9);
         out.srcHi = 0;
-        out.srcLo = IpAddresses.v4Lo(s32(b, ip + 12));
+        out.srcLo = IpAddresses.v4Lo(i32(b, ip + 12));
         out.dstHi = 0;
-        out.dstLo = IpAddresses.v4Lo(s32(b, ip + 16 + routedDestination(b, ip + 20, headerLength - 20)));
+        out.dstLo = IpAddresses.v4Lo(i32(b, ip + 16 + routedDestination(b, ip + 20, headerLength - 20)));
         int flagsOffset = u16(b, ip + 6);
         out.fragmentOffset = (flagsOffset & 0x1FFF) * 8;
         out.fragment = (flagsOffset & 0x2000) != 0 || out.fragmentOffset != 0;

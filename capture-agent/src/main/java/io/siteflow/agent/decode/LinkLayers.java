@@ -1,6 +1,6 @@
 package io.siteflow.agent.decode;
 
-import static io.siteflow.agent.decode.Bytes.s32le;
+import static io.siteflow.agent.decode.Bytes.i32le;
 import static io.siteflow.agent.decode.Bytes.u16;
 import static io.siteflow.agent.decode.Bytes.u8;
 
@@ -81,7 +81,7 @@ final class LinkLayers {
         if (u16(c.data, p) == 0xFF03) {
             return ppp(c, p);
         }
-        int family = s32le(c.data, p);
+        int family = i32le(c.data, p);
         if ((family & 0xFFFF_0000) != 0) {
             family = Integer.reverseBytes(family);
         }
@@ -150,9 +150,9 @@ final class LinkLayers {
         if (!c.has(p, 12)) {
             return c.fail(MalformedReason.LINK_TRUNCATED, p);
         }
-        int headerLength = s32le(c.data, p);
-        int recordType = s32le(c.data, p + 4);
-        int dlt = s32le(c.data, p + 8);
+        int headerLength = i32le(c.data, p);
+        int recordType = i32le(c.data, p + 4);
+        int dlt = i32le(c.data, p + 8);
         if (headerLength < 12 || headerLength > c.end - p) {
             return c.fail(MalformedReason.LINK_INVALID, p);
         }

@@ -1,6 +1,6 @@
 package io.siteflow.agent.decode;
 
-import static io.siteflow.agent.decode.Bytes.s32le;
+import static io.siteflow.agent.decode.Bytes.i32le;
 import static io.siteflow.agent.decode.Bytes.u16le;
 import static io.siteflow.agent.decode.Bytes.u8;
 
@@ -63,9 +63,9 @@ final class WirelessLinks {
         if (!c.has(p, length)) {
             return c.fail(MalformedReason.LINK_TRUNCATED, p);
         }
-        int present = s32le(c.data, p + 4);
+        int present = i32le(c.data, p + 4);
         int q = p + 4;
-        for (int word = present; (word & 0x8000_0000) != 0; word = s32le(c.data, q)) {
+        for (int word = present; (word & 0x8000_0000) != 0; word = i32le(c.data, q)) {
             q += 4;
             if (q + 4 > p + length) {
                 return c.fail(MalformedReason.LINK_INVALID, p + 4);
@@ -89,7 +89,7 @@ final class WirelessLinks {
             return c.fail(MalformedReason.LINK_TRUNCATED, p);
         }
         int length = u16le(c.data, p + 2);
-        int dlt = s32le(c.data, p + 4);
+        int dlt = i32le(c.data, p + 4);
         if (length < 8) {
             return c.fail(MalformedReason.LINK_INVALID, p + 2);
         }

@@ -1,7 +1,6 @@
 package io.siteflow.agent.flow;
 
 import io.siteflow.agent.decode.Packet;
-import io.siteflow.agent.publish.FlowSink;
 import io.siteflow.model.FlowRecord;
 
 /**

@@ -13,8 +13,16 @@ import java.time.Duration;
  */
 public record FlowTableConfig(int maxFlows, Duration activeTimeout, Duration idleTimeout, Duration closeLinger) {
 
-    public static final FlowTableConfig DEFAULTS =
-            new FlowTableConfig(262_144, Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(2));
+    /** Default {@link #maxFlows}. */
+    public static final int DEFAULT_MAX_FLOWS = 262_144;
+    /** Default {@link #activeTimeout}, in seconds. */
+    public static final int DEFAULT_ACTIVE_TIMEOUT_SECONDS = 10;
+    /** Default {@link #idleTimeout}, in seconds. */
+    public static final int DEFAULT_IDLE_TIMEOUT_SECONDS = 30;
+
+    public static final FlowTableConfig DEFAULTS = new FlowTableConfig(DEFAULT_MAX_FLOWS,
+            Duration.ofSeconds(DEFAULT_ACTIVE_TIMEOUT_SECONDS), Duration.ofSeconds(DEFAULT_IDLE_TIMEOUT_SECONDS),
+            Duration.ofSeconds(2));
 
     public FlowTableConfig {
         if (maxFlows < 16 || maxFlows > (1 << 26)) {

@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.siteflow.agent.app.CapturePipeline;
 import io.siteflow.agent.capture.PacketSource;
 import io.siteflow.agent.decode.DecodeStatus;
 import io.siteflow.agent.decode.MalformedReason;
@@ -42,10 +41,10 @@ public final class AgentMetrics implements AutoCloseable {
      * Registers the meters of a capture and serves them when {@code port} is not null (0 picks a free port), on
      * {@code bind} (an IP literal, {@code 0.0.0.0} for every interface; null for loopback).
      */
-    public static AgentMetrics start(Integer port, String bind, CapturePipeline pipeline, PacketSource source,
-            LongSupplier agentDrops) {
+    public static AgentMetrics start(Integer port, String bind, DecodeCounters counters, FlowTable table,
+            PacketSource source, LongSupplier agentDrops) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        bind(registry, pipeline, source);
+        bind(registry, counters, table, source);
         FunctionCounter.builder("siteflow.agent.handoff.drops", agentDrops, LongSupplier::getAsLong)
                 .description("live packets dropped because aggregation fell behind the capture").register(registry);
         HttpServer server = null;
@@ -67,11 +66,10 @@ public final class AgentMetrics implements AutoCloseable {
             });
             server.start();
         }
-        return new AgentMetrics(registry, server, List.of(pipeline, source, agentDrops));
+        return new AgentMetrics(registry, server, List.of(counters, table, source, agentDrops));
     }
 
-    private static void bind(MeterRegistry r, CapturePipeline pipeline, PacketSource source) {
-        DecodeCounters c = pipeline.counters();
+    private static void bind(MeterRegistry r, DecodeCounters c, FlowTable t, PacketSource source) {
         for (DecodeStatus s : DecodeStatus.values()) {
             FunctionCounter.builder("siteflow.agent.packets", c, x -> x.status(s))
                     .tag("result", s.name().toLowerCase(Locale.ROOT)).description("packets by decode result")
@@ -89,7 +87,6 @@ public final class AgentMetrics implements AutoCloseable {
         FunctionCounter.builder("siteflow.agent.kernel.drops", source, s -> s.stats().droppedKernel()).register(r);
         FunctionCounter.builder("siteflow.agent.interface.drops", source, s -> s.stats().droppedInterface())
                 .register(r);
-        FlowTable t = pipeline.table();
         Gauge.builder("siteflow.agent.flows.active", t, FlowTable::size).register(r);
         FunctionCounter.builder("siteflow.agent.flows", t, FlowTable::flowsCreated).register(r);
         FunctionCounter.builder("siteflow.agent.evictions", t, FlowTable::evictions).register(r);

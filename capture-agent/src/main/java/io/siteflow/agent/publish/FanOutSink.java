@@ -1,5 +1,6 @@
 package io.siteflow.agent.publish;
 
+import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.model.FlowRecord;
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package io.siteflow.agent.signature;
 
+import io.siteflow.agent.decode.Bytes;
+
 /**
  * HTTP/1.x requests and responses, and the HTTP/2 cleartext connection preface.
  *

@@ -1,7 +1,9 @@
 package io.siteflow.agent.signature;
 
-import static io.siteflow.agent.signature.Bytes.i32;
-import static io.siteflow.agent.signature.Bytes.u8;
+import static io.siteflow.agent.decode.Bytes.i32;
+import static io.siteflow.agent.decode.Bytes.u8;
+
+import io.siteflow.agent.decode.Bytes;
 
 /**
  * IIOP/GIOP and Oracle Coherence. Stateless.

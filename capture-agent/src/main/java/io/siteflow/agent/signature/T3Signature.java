@@ -1,7 +1,9 @@
 package io.siteflow.agent.signature;
 
-import static io.siteflow.agent.signature.Bytes.u32;
-import static io.siteflow.agent.signature.Bytes.u8;
+import static io.siteflow.agent.decode.Bytes.u32;
+import static io.siteflow.agent.decode.Bytes.u8;
+
+import io.siteflow.agent.decode.Bytes;
 
 /**
  * WebLogic T3 (RMI) and the WebLogic JMS marker inside it.

@@ -1,8 +1,9 @@
 package io.siteflow.agent.signature;
 
-import static io.siteflow.agent.signature.Bytes.u16;
-import static io.siteflow.agent.signature.Bytes.u8;
+import static io.siteflow.agent.decode.Bytes.u16;
+import static io.siteflow.agent.decode.Bytes.u8;
 
+import io.siteflow.agent.decode.Bytes;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 

@@ -1,7 +1,9 @@
 package io.siteflow.agent.signature;
 
-import static io.siteflow.agent.signature.Bytes.u16;
-import static io.siteflow.agent.signature.Bytes.u8;
+import static io.siteflow.agent.decode.Bytes.u16;
+import static io.siteflow.agent.decode.Bytes.u8;
+
+import io.siteflow.agent.decode.Bytes;
 
 /**
  * TLS (and SSL 3.0) handshake records: content type 22, record version {@code 03 00}-{@code 03 04},

@@ -1,8 +1,10 @@
 package io.siteflow.agent.signature;
 
-import static io.siteflow.agent.signature.Bytes.u16;
-import static io.siteflow.agent.signature.Bytes.u32;
-import static io.siteflow.agent.signature.Bytes.u8;
+import static io.siteflow.agent.decode.Bytes.u16;
+import static io.siteflow.agent.decode.Bytes.u32;
+import static io.siteflow.agent.decode.Bytes.u8;
+
+import io.siteflow.agent.decode.Bytes;
 
 /**
  * Oracle Net (TNS) packet headers. Every TNS packet starts with an 8-byte header: length (bytes 0-1;

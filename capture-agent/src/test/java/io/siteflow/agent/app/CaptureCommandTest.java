@@ -2,11 +2,11 @@ package io.siteflow.agent.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.siteflow.agent.synth.Endpoint;
-import io.siteflow.agent.synth.Frames;
-import io.siteflow.agent.synth.PcapWriter;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
+import io.siteflow.synth.Endpoint;
+import io.siteflow.synth.Frames;
+import io.siteflow.synth.PcapWriter;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

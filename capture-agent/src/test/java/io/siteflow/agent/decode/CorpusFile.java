@@ -5,7 +5,7 @@ import io.siteflow.agent.capture.PacketHandler;
 import io.siteflow.agent.app.FileReplay;
 import io.siteflow.agent.capture.file.CaptureFileReader;
 import io.siteflow.agent.flow.FlowTableConfig;
-import io.siteflow.agent.publish.FlowSink;
+import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.IpAddresses;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.siteflow.agent.flow;
 
-import io.siteflow.agent.publish.FlowSink;
+import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.model.FlowRecord;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.siteflow.agent.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.siteflow.agent.app.CapturePipeline;
+import io.siteflow.agent.pipeline.CapturePipeline;
 import io.siteflow.agent.capture.CaptureStats;
 import io.siteflow.agent.capture.PacketHandler;
 import io.siteflow.agent.capture.PacketSource;
@@ -12,11 +12,11 @@ import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.agent.flow.L7Tracker;
 import io.siteflow.agent.flow.RecordFactory;
 import io.siteflow.agent.flow.RemoteSiteFilter;
-import io.siteflow.agent.publish.FlowSink;
-import io.siteflow.agent.synth.Endpoint;
-import io.siteflow.agent.synth.Frames;
+import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.model.Cidr;
 import io.siteflow.model.FlowRecord;
+import io.siteflow.synth.Endpoint;
+import io.siteflow.synth.Frames;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -74,7 +74,7 @@ class AgentMetricsTest {
         pipeline.onPacket(1_000_000_000L, 1, local, 0, local.length, local.length);
         pipeline.onPacket(1_000_000_000L, 1, new byte[5], 0, 5, 5);
 
-        try (AgentMetrics m = AgentMetrics.start(0, null, pipeline, new FixedSource(), () -> 4)) {
+        try (AgentMetrics m = AgentMetrics.start(0, null, pipeline.counters(), table, new FixedSource(), () -> 4)) {
             HttpResponse<String> r = HttpClient.newHttpClient().send(
                     HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.port() + "/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString());
@@ -99,7 +99,7 @@ class AgentMetricsTest {
         CapturePipeline pipeline = new CapturePipeline(new RemoteSiteFilter(List.of()), table, null, lt -> { });
         HttpClient http = HttpClient.newHttpClient();
 
-        try (AgentMetrics m = AgentMetrics.start(0, "127.0.0.2", pipeline, new FixedSource(), () -> 0)) {
+        try (AgentMetrics m = AgentMetrics.start(0, "127.0.0.2", pipeline.counters(), table, new FixedSource(), () -> 0)) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.2:" + m.port()
                     + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
 

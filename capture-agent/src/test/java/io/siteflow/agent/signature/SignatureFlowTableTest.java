@@ -9,7 +9,7 @@ import io.siteflow.agent.decode.PacketDecoder;
 import io.siteflow.agent.flow.FlowTable;
 import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.agent.flow.RecordFactory;
-import io.siteflow.agent.publish.FlowSink;
+import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.model.FlowRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;

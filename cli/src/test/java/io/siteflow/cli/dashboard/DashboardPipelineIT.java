@@ -8,9 +8,7 @@ import io.siteflow.agent.app.AgentRunner;
 import io.siteflow.agent.app.FileReplay;
 import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.agent.flow.FlowTableConfig;
-import io.siteflow.agent.publish.FlowSink;
-import io.siteflow.agent.synth.CapturePoint;
-import io.siteflow.agent.synth.StretchedClusterScenario;
+import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.model.Cidr;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.processor.app.ProcessCommand;
@@ -20,6 +18,8 @@ import io.siteflow.rules.audit.AuditReport;
 import io.siteflow.rules.audit.OfflineAudit;
 import io.siteflow.rules.load.SiteModelLoader;
 import io.siteflow.rules.verdict.Verdict;
+import io.siteflow.synth.CapturePoint;
+import io.siteflow.synth.StretchedClusterScenario;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.math.BigDecimal;
@@ -73,10 +73,10 @@ class DashboardPipelineIT {
                             Integer.toString(port), "--state-dir", dir.resolve("streams").toString()));
             await("processor running").atMost(Duration.ofMinutes(2)).until(() -> processor.runtime().isPresent());
             StringWriter agentErr = new StringWriter();
-            AgentRunner agent = new AgentRunner(new CaptureOptions(null, capture, List.of(Cidr.parse("10.1.0.0/16")),
-                    AGENT, broker.bootstrap(), Map.of(), null, false, null, 10, false, 256, 64 << 20, null, null,
-                    Duration.ofSeconds(10), Duration.ofSeconds(30), 262_144, dir.resolve("spool"), 64L << 20, false,
-                    false), new PrintWriter(new StringWriter(), true), new PrintWriter(agentErr, true));
+            CaptureOptions options = CaptureOptions.builder().file(capture).remoteCidr("10.1.0.0/16").agent(AGENT)
+                    .bootstrap(broker.bootstrap()).spoolDir(dir.resolve("spool")).spoolMaxMb(64).build();
+            AgentRunner agent = new AgentRunner(options, new PrintWriter(new StringWriter(), true),
+                    new PrintWriter(agentErr, true));
             assertThat(pool.submit(agent::run).get(2, TimeUnit.MINUTES)).as(agentErr.toString()).isZero();
 
             try (Browser browser = Browser.start(1600, 1000)) {

@@ -7,18 +7,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.siteflow.agent.app.AgentRunner;
 import io.siteflow.agent.config.CaptureOptions;
-import io.siteflow.agent.lab.IftopText;
-import io.siteflow.agent.lab.LabTopology;
-import io.siteflow.agent.lab.LabTruth;
-import io.siteflow.agent.lab.Netns;
-import io.siteflow.agent.lab.RunSpec;
-import io.siteflow.agent.lab.TrafficLab;
-import io.siteflow.agent.synth.TrafficCategory;
-import io.siteflow.model.Cidr;
+import io.siteflow.lab.IftopText;
+import io.siteflow.lab.LabTopology;
+import io.siteflow.lab.LabTruth;
+import io.siteflow.lab.Netns;
+import io.siteflow.lab.RunSpec;
+import io.siteflow.lab.TrafficLab;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
 import io.siteflow.processor.app.ProcessCommand;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;
+import io.siteflow.synth.TrafficCategory;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
@@ -163,9 +162,9 @@ class LabPipelineIT {
     }
 
     private static CaptureOptions agentOptions(String iface, String bootstrap, Path json) {
-        return new CaptureOptions(iface, null, List.of(Cidr.parse(LabTopology.CIDR_R1)), "region2-edge", bootstrap,
-                Map.of(), json.toString(), false, null, 10, false, 256, 64 << 20, null, null, Duration.ofSeconds(10),
-                Duration.ofSeconds(30), 262_144, json.resolveSibling("spool"), 64L << 20, false, false);
+        return CaptureOptions.builder().iface(iface).remoteCidr(LabTopology.CIDR_R1).agent("region2-edge")
+                .bootstrap(bootstrap).json(json.toString()).spoolDir(json.resolveSibling("spool")).spoolMaxMb(64)
+                .build();
     }
 
     private static Map<String, long[]> pairs(List<String> lines) throws Exception {

@@ -2,8 +2,8 @@ package io.siteflow.cli.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.siteflow.agent.testing.NetnsLab;
 import io.siteflow.cli.CommandRun;
+import io.siteflow.lab.NetnsLab;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;

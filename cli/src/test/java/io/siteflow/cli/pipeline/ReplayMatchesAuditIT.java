@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.siteflow.agent.synth.CapturePoint;
-import io.siteflow.agent.synth.StretchedClusterScenario;
 import io.siteflow.cli.CommandRun;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictJson;
+import io.siteflow.synth.CapturePoint;
+import io.siteflow.synth.StretchedClusterScenario;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.siteflow.cli.pipeline;
 
-import io.siteflow.agent.testing.NetnsLab;
+import io.siteflow.lab.NetnsLab;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

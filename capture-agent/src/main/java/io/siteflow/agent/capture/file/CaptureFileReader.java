@@ -5,7 +5,7 @@ import io.siteflow.agent.capture.CaptureFileException.Kind;
 import io.siteflow.agent.capture.CaptureStats;
 import io.siteflow.agent.capture.PacketHandler;
 import io.siteflow.agent.capture.PacketSource;
-
+import io.siteflow.agent.decode.Bytes;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;

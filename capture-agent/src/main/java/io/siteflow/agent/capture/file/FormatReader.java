@@ -3,7 +3,6 @@ package io.siteflow.agent.capture.file;
 import io.siteflow.agent.capture.CaptureFileException;
 import io.siteflow.agent.capture.CaptureFileException.Kind;
 import io.siteflow.agent.capture.PacketHandler;
-
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -3,7 +3,7 @@ package io.siteflow.agent.capture.file;
 import io.siteflow.agent.capture.CaptureFileException;
 import io.siteflow.agent.capture.CaptureFileException.Kind;
 import io.siteflow.agent.capture.PacketHandler;
-
+import io.siteflow.agent.decode.Bytes;
 import java.nio.file.Path;
 
 /**

@@ -1,5 +1,6 @@
 package io.siteflow.agent.capture.file;
 
+import io.siteflow.agent.decode.Bytes;
 import java.io.IOException;
 
 /**

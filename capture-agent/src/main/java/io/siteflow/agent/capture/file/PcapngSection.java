@@ -1,7 +1,7 @@
 package io.siteflow.agent.capture.file;
 
 import io.siteflow.agent.capture.CaptureFileException;
-
+import io.siteflow.agent.decode.Bytes;
 import java.util.Arrays;
 
 /**

@@ -2,12 +2,12 @@ package io.siteflow.agent.publish.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.siteflow.agent.publish.FlowSink;
+import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
 import java.io.IOException;
-import java.io.Writer;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 
 /**
  * Writes flow records as JSON lines (one object per line) to a stream: standard output for

@@ -1,6 +1,6 @@
 package io.siteflow.agent.publish.kafka;
 
-import io.siteflow.agent.publish.FlowSink;
+import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.model.FlowRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;

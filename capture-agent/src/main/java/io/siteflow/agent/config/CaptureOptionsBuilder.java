@@ -1,0 +1,288 @@
+package io.siteflow.agent.config;
+
+import io.siteflow.agent.flow.FlowTableConfig;
+import io.siteflow.agent.publish.kafka.KafkaClientProperties;
+import io.siteflow.model.Cidr;
+import io.siteflow.model.IpAddresses;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds {@link CaptureOptions}: holds every default (the {@code DEFAULT_} constants, which the command line shows
+ * too) and validates once, in {@link #build()}. Sizes are given in MiB and timeouts in seconds, as on the command
+ * line; messages name the command-line option. Not thread-safe; a builder may be built more than once.
+ */
+public final class CaptureOptionsBuilder {
+    /** Live: bytes captured per packet (headers and the first payload bytes for signatures). */
+    public static final int DEFAULT_SNAPLEN = 256;
+    /** Live: kernel capture buffer, MiB. */
+    public static final int DEFAULT_BUFFER_MB = 64;
+    /** Report lines. */
+    public static final int DEFAULT_LINES = 10;
+    /** Spool bound, MiB. */
+    public static final long DEFAULT_SPOOL_MAX_MB = 1024;
+    /** The metrics endpoint listens on this host only. */
+    public static final String DEFAULT_METRICS_BIND = "127.0.0.1";
+
+    private String iface;
+    private Path file;
+    private final List<String> cidrTexts = new ArrayList<>();
+    private final List<Cidr> cidrs = new ArrayList<>();
+    private String agent;
+    private String bootstrap;
+    private Path kafkaConfig;
+    private final Map<String, String> kafka = new LinkedHashMap<>();
+    private String json;
+    private boolean text;
+    private Integer seconds;
+    private int lines = DEFAULT_LINES;
+    private boolean ports;
+    private int snaplen = DEFAULT_SNAPLEN;
+    private int bufferMb = DEFAULT_BUFFER_MB;
+    private Integer metricsPort;
+    private String metricsBind = DEFAULT_METRICS_BIND;
+    private int activeTimeoutSeconds = FlowTableConfig.DEFAULT_ACTIVE_TIMEOUT_SECONDS;
+    private int idleTimeoutSeconds = FlowTableConfig.DEFAULT_IDLE_TIMEOUT_SECONDS;
+    private int maxFlows = FlowTableConfig.DEFAULT_MAX_FLOWS;
+    private Path spoolDir;
+    private long spoolMaxMb = DEFAULT_SPOOL_MAX_MB;
+    private boolean realtime;
+    private boolean loop;
+
+    CaptureOptionsBuilder() {
+    }
+
+    /** Capture live on this interface ({@code -i}); exactly one of this and {@link #file}. */
+    public CaptureOptionsBuilder iface(String iface) {
+        this.iface = iface;
+        return this;
+    }
+
+    /** Read this capture file ({@code -r}). */
+    public CaptureOptionsBuilder file(Path file) {
+        this.file = file;
+        return this;
+    }
+
+    /** A remote-site network as written on the command line ({@code -F}), parsed by {@link #build()}. */
+    public CaptureOptionsBuilder remoteCidr(String cidr) {
+        cidrTexts.add(cidr);
+        return this;
+    }
+
+    /** Remote-site networks; none keeps every IP packet. */
+    public CaptureOptionsBuilder remoteCidrs(List<Cidr> remote) {
+        cidrs.addAll(remote);
+        return this;
+    }
+
+    /** Agent id in every record; default (null): the host name. */
+    public CaptureOptionsBuilder agent(String agent) {
+        this.agent = agent;
+        return this;
+    }
+
+    /** Kafka bootstrap servers; default (null): no Kafka. */
+    public CaptureOptionsBuilder bootstrap(String bootstrap) {
+        this.bootstrap = bootstrap;
+        return this;
+    }
+
+    /** A Kafka client properties file, read by {@link #build()}; {@link #kafka} properties override it. */
+    public CaptureOptionsBuilder kafkaConfig(Path file) {
+        this.kafkaConfig = file;
+        return this;
+    }
+
+    /** Extra Kafka client properties. */
+    public CaptureOptionsBuilder kafka(Map<String, String> properties) {
+        kafka.putAll(properties);
+        return this;
+    }
+
+    /** JSON lines to "-" (standard output) or a path; default (null): none. */
+    public CaptureOptionsBuilder json(String json) {
+        this.json = json;
+        return this;
+    }
+
+    /** The iftop-style report; on by default when neither {@link #json} nor {@link #bootstrap} is given. */
+    public CaptureOptionsBuilder text(boolean text) {
+        this.text = text;
+        return this;
+    }
+
+    /** Live: stop after this many seconds; default (null): run until stopped. */
+    public CaptureOptionsBuilder seconds(Integer seconds) {
+        this.seconds = seconds;
+        return this;
+    }
+
+    public CaptureOptionsBuilder lines(int lines) {
+        this.lines = lines;
+        return this;
+    }
+
+    public CaptureOptionsBuilder ports(boolean ports) {
+        this.ports = ports;
+        return this;
+    }
+
+    public CaptureOptionsBuilder snaplen(int snaplen) {
+        this.snaplen = snaplen;
+        return this;
+    }
+
+    public CaptureOptionsBuilder bufferMb(int bufferMb) {
+        this.bufferMb = bufferMb;
+        return this;
+    }
+
+    /** Prometheus endpoint port (0: any free one); default (null): no endpoint. */
+    public CaptureOptionsBuilder metricsPort(Integer metricsPort) {
+        this.metricsPort = metricsPort;
+        return this;
+    }
+
+    public CaptureOptionsBuilder metricsBind(String metricsBind) {
+        this.metricsBind = metricsBind;
+        return this;
+    }
+
+    public CaptureOptionsBuilder activeTimeoutSeconds(int seconds) {
+        this.activeTimeoutSeconds = seconds;
+        return this;
+    }
+
+    public CaptureOptionsBuilder idleTimeoutSeconds(int seconds) {
+        this.idleTimeoutSeconds = seconds;
+        return this;
+    }
+
+    public CaptureOptionsBuilder maxFlows(int maxFlows) {
+        this.maxFlows = maxFlows;
+        return this;
+    }
+
+    /** Default (null): {@code ~/.local/state/siteflow/spool/AGENT}. */
+    public CaptureOptionsBuilder spoolDir(Path spoolDir) {
+        this.spoolDir = spoolDir;
+        return this;
+    }
+
+    public CaptureOptionsBuilder spoolMaxMb(long spoolMaxMb) {
+        this.spoolMaxMb = spoolMaxMb;
+        return this;
+    }
+
+    /** File: replay at the pace it was captured. */
+    public CaptureOptionsBuilder realtime(boolean realtime) {
+        this.realtime = realtime;
+        return this;
+    }
+
+    /** File with {@link #realtime}: start over at the end. */
+    public CaptureOptionsBuilder loop(boolean loop) {
+        this.loop = loop;
+        return this;
+    }
+
+    /**
+     * Validates and builds, first bad value first.
+     *
+     * @throws IllegalArgumentException naming the option and the bad value, e.g.
+     *                                  {@code --snaplen 10: must be 64-262144}
+     */
+    public CaptureOptions build() {
+        if ((iface == null) == (file == null)) {
+            throw new IllegalArgumentException("one of -i IFACE and -r FILE is needed, not both");
+        }
+        List<Cidr> remote = new ArrayList<>(cidrs);
+        for (String c : cidrTexts) {
+            try {
+                remote.add(Cidr.parse(c));
+            } catch (IllegalArgumentException e) {
+                throw invalid("-F " + e.getMessage());
+            }
+        }
+        if (snaplen < 64 || snaplen > 262_144) {
+            throw invalid("--snaplen " + snaplen + ": must be 64-262144");
+        }
+        if (bufferMb < 1 || bufferMb > 2047) {
+            throw invalid("--buffer-mb " + bufferMb + ": must be 1-2047");
+        }
+        if (seconds != null && seconds <= 0) {
+            throw invalid("-s " + seconds + ": must be a positive number of seconds");
+        }
+        if (lines < 0) {
+            throw invalid("-L " + lines + ": must be 0 (all) or more");
+        }
+        if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
+            throw invalid("--metrics-port " + metricsPort + ": is not a port (0-65535)");
+        }
+        if (metricsBind != null) {
+            try {
+                IpAddresses.parse(metricsBind);
+            } catch (IllegalArgumentException e) {
+                throw invalid("--metrics-bind " + e.getMessage());
+            }
+        }
+        if (activeTimeoutSeconds <= 0 || idleTimeoutSeconds <= 0) {
+            throw invalid("--active-timeout and --idle-timeout must be positive");
+        }
+        try {
+            FlowTableConfig.DEFAULTS.withMaxFlows(maxFlows);
+        } catch (IllegalArgumentException e) {
+            throw invalid("--max-flows: " + e.getMessage());
+        }
+        String agentId = agent != null ? agent : hostName();
+        Map<String, String> clientProps = new LinkedHashMap<>();
+        if (kafkaConfig != null) {
+            try {
+                clientProps.putAll(KafkaClientProperties.load(kafkaConfig));
+            } catch (IOException e) {
+                throw invalid("--kafka-config " + kafkaConfig + ": " + e.getMessage());
+            }
+        }
+        clientProps.putAll(kafka);
+        if ((realtime || loop) && file == null) {
+            throw invalid("--realtime and --loop need -r FILE");
+        }
+        if (loop && !realtime) {
+            throw invalid("--loop needs --realtime");
+        }
+        if (spoolMaxMb < 1) {
+            throw invalid("--spool-max-mb " + spoolMaxMb + ": must be at least 1");
+        }
+        Path spool = spoolDir != null ? spoolDir
+                : Path.of(System.getProperty("user.home"), ".local", "state", "siteflow", "spool", agentId);
+        boolean report = text || json == null && bootstrap == null;
+        return new CaptureOptions(iface, file, remote, agentId, bootstrap, clientProps, json, report, seconds, lines,
+                ports, snaplen, bufferMb << 20, metricsPort, metricsBind, Duration.ofSeconds(activeTimeoutSeconds),
+                Duration.ofSeconds(idleTimeoutSeconds), maxFlows, spool, spoolMaxMb << 20, realtime, loop);
+    }
+
+    private static IllegalArgumentException invalid(String message) {
+        return new IllegalArgumentException(message);
+    }
+
+    /** The host name from $HOSTNAME or /etc/hostname, else "agent". */
+    static String hostName() {
+        String h = System.getenv("HOSTNAME");
+        if (h != null && !h.isBlank()) {
+            return h.trim();
+        }
+        try {
+            String s = Files.readString(Path.of("/etc/hostname")).trim();
+            return s.isEmpty() ? "agent" : s;
+        } catch (IOException e) {
+            return "agent";
+        }
+    }
+}

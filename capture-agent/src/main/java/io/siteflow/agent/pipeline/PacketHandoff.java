@@ -1,0 +1,100 @@
+package io.siteflow.agent.pipeline;
+
+import io.siteflow.agent.capture.PacketHandler;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
+
+/**
+ * Decouples a live capture thread from aggregation: {@link #onPacket} copies the packet into a bounded
+ * queue and returns at once (never blocks; when the queue is full the packet is dropped and counted in
+ * {@link #dropped()}), and a worker thread hands queued packets to the downstream handler. While no
+ * packet arrives the worker tells {@code idleClock} the wall-clock time every {@code tickMillis}, so
+ * that flow timeouts still fire on an idle interface.
+ */
+public final class PacketHandoff implements PacketHandler, AutoCloseable {
+    private record Item(long ts, int linkType, byte[] bytes, int wireLen) {
+    }
+
+    private static final Item END = new Item(0, 0, new byte[0], 0);
+
+    private final BlockingQueue<Item> queue;
+    private final PacketHandler downstream;
+    private final LongConsumer idleClock;
+    private final long tickMillis;
+    private final AtomicLong dropped = new AtomicLong();
+    private final Thread worker;
+    private volatile Throwable failure;
+
+    /**
+     * @param capacity   packets the queue holds
+     * @param downstream runs on the worker thread
+     * @param idleClock  receives the wall-clock time in ns when the queue has been empty for a tick
+     * @param tickMillis idle tick
+     */
+    public PacketHandoff(int capacity, PacketHandler downstream, LongConsumer idleClock, long tickMillis) {
+        this.queue = new ArrayBlockingQueue<>(capacity);
+        this.downstream = downstream;
+        this.idleClock = idleClock;
+        this.tickMillis = tickMillis;
+        this.worker = new Thread(this::drain, "siteflow-flows");
+        worker.setDaemon(true);
+        worker.start();
+    }
+
+    @Override
+    public void onPacket(long ts, int linkType, byte[] data, int offset, int capLen, int wireLen) {
+        byte[] copy = new byte[capLen];
+        System.arraycopy(data, offset, copy, 0, capLen);
+        if (!queue.offer(new Item(ts, linkType, copy, wireLen))) {
+            dropped.incrementAndGet();
+        }
+    }
+
+    /** Packets dropped because the worker fell behind. */
+    public long dropped() {
+        return dropped.get();
+    }
+
+    private void drain() {
+        try {
+            while (true) {
+                Item it = queue.poll(tickMillis, TimeUnit.MILLISECONDS);
+                if (it == END) {
+                    return;
+                }
+                if (it == null) {
+                    idleClock.accept(System.currentTimeMillis() * 1_000_000L);
+                    continue;
+                }
+                downstream.onPacket(it.ts(), it.linkType(), it.bytes(), 0, it.bytes().length, it.wireLen());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            failure = e;
+        }
+    }
+
+    /**
+     * Waits until every queued packet went downstream, then stops the worker.
+     *
+     * @throws IllegalStateException when the downstream handler failed
+     */
+    @Override
+    public void close() {
+        try {
+            while (worker.isAlive() && !queue.offer(END, 100, TimeUnit.MILLISECONDS)) {
+                // the worker is still draining a full queue
+            }
+            worker.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (failure != null) {
+            throw new IllegalStateException("flows: " + failure.getMessage(), failure);
+        }
+    }
+}

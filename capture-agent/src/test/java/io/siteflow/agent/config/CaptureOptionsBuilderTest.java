@@ -1,0 +1,57 @@
+package io.siteflow.agent.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.siteflow.model.Cidr;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CaptureOptionsBuilderTest {
+
+    @Test
+    void holdsEveryDefault() {
+        CaptureOptions o = CaptureOptions.builder().file(Path.of("c.pcap")).agent("a").build();
+
+        assertThat(o).isEqualTo(new CaptureOptions(null, Path.of("c.pcap"), List.of(), "a", null, Map.of(), null, true,
+                null, 10, false, 256, 64 << 20, null, "127.0.0.1", Duration.ofSeconds(10), Duration.ofSeconds(30),
+                262_144, Path.of(System.getProperty("user.home"), ".local", "state", "siteflow", "spool", "a"),
+                1024L << 20, false, false));
+    }
+
+    @Test
+    void reportIsOnlyTheDefaultWithoutJsonOrKafka() {
+        assertThat(CaptureOptions.builder().iface("eth0").json("-").build().text()).isFalse();
+        assertThat(CaptureOptions.builder().iface("eth0").bootstrap("k:9092").build().text()).isFalse();
+        assertThat(CaptureOptions.builder().iface("eth0").bootstrap("k:9092").text(true).build().text()).isTrue();
+    }
+
+    @Test
+    void parsesCidrsGivenAsTextAfterThoseGivenParsed() {
+        CaptureOptions o = CaptureOptions.builder().iface("eth0").remoteCidrs(List.of(Cidr.parse("10.1.0.0/16")))
+                .remoteCidr("fd00:1::/64").build();
+
+        assertThat(o.remoteCidrs()).containsExactly(Cidr.parse("10.1.0.0/16"), Cidr.parse("fd00:1::/64"));
+    }
+
+    @Test
+    void rejectsTheFirstBadValueNamingTheOption() {
+        assertThatThrownBy(() -> CaptureOptions.builder().file(Path.of("c.pcap")).snaplen(10).bufferMb(0).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--snaplen 10: must be 64-262144");
+        assertThatThrownBy(() -> CaptureOptions.builder().iface("eth0").loop(true).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--realtime and --loop need -r FILE");
+        assertThatThrownBy(() -> CaptureOptions.builder().file(Path.of("c.pcap")).spoolMaxMb(0).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--spool-max-mb 0: must be at least 1");
+    }
+
+    @Test
+    void rejectsNoSourceAndTwoSources() {
+        assertThatThrownBy(() -> CaptureOptions.builder().build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("one of -i IFACE and -r FILE is needed, not both");
+        assertThatThrownBy(() -> CaptureOptions.builder().iface("eth0").file(Path.of("c.pcap")).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("one of -i IFACE and -r FILE is needed, not both");
+    }
+}
