@@ -35,8 +35,8 @@ public final class StreamsQueries implements SiteflowQueries {
     private final ModelCache models;
     private final BooleanSupplier ready;
     private final Clock clock;
-    /** Window verdicts by their stored JSON, parsed once (the latest windows and a day of history fit). */
-    private final VerdictCache stored = new VerdictCache(4096);
+    /** The latest window verdicts by their stored JSON, parsed once: room for 4,096 pairs or 16 M characters. */
+    private final VerdictCache latest = new VerdictCache(4096, 16L << 20);
 
     public StreamsQueries(LocalStoreView local, Cluster cluster, InstanceClient client, ModelCache models,
                           BooleanSupplier ready, Clock clock) {
@@ -78,14 +78,14 @@ public final class StreamsQueries implements SiteflowQueries {
 
     @Override
     public List<Verdict> latestWindows() {
-        List<Verdict> out = verdicts(StoreView::latestWindows);
+        List<Verdict> out = verdicts(StoreView::latestWindows, latest::verdict);
         out.sort(BY_PAIR);
         return out;
     }
 
     @Override
     public List<Verdict> windows(long fromMs, long toMs) {
-        List<Verdict> out = verdicts(v -> v.windows(fromMs, toMs));
+        List<Verdict> out = verdicts(v -> v.windows(fromMs, toMs), VerdictCache::parse);
         out.sort(Comparator.comparingLong((Verdict v) -> v.window().orElseThrow().start()).thenComparing(BY_PAIR));
         return out;
     }
@@ -141,10 +141,10 @@ public final class StreamsQueries implements SiteflowQueries {
         return out;
     }
 
-    private List<Verdict> verdicts(Function<StoreView, List<String>> read) {
+    private List<Verdict> verdicts(Function<StoreView, List<String>> read, Function<String, Verdict> parse) {
         List<Verdict> out = new ArrayList<>();
         for (StoreView v : views()) {
-            read.apply(v).forEach(json -> out.add(stored.verdict(json)));
+            read.apply(v).forEach(json -> out.add(parse.apply(json)));
         }
         return out;
     }

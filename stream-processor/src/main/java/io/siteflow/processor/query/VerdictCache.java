@@ -3,25 +3,26 @@ package io.siteflow.processor.query;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictFormatException;
 import io.siteflow.rules.verdict.VerdictJson;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Window verdicts as the query side serves them: each stored verdict JSON text is parsed once and its immutable
- * {@link Verdict} kept, keyed by the text itself, so a dashboard that polls the same verdicts does not parse them
- * on every request. A changed verdict is a new text, hence a new entry. Least recently used entries beyond
- * {@code capacity} are dropped. Thread-safe.
+ * The latest window verdicts as the query side serves them: each stored verdict JSON text is parsed once and its
+ * immutable {@link Verdict} kept, keyed by the text itself, so a dashboard that polls the latest verdicts does not
+ * parse them on every request. A changed verdict is a new text, hence a new entry. Least recently used entries
+ * are dropped beyond {@code capacity} entries or {@code maxChars} characters of kept text (a verdict lists every
+ * remote address, so its size has no fixed bound). Thread-safe.
  */
 final class VerdictCache {
-    private final Map<String, Verdict> byJson;
+    private final Map<String, Verdict> byJson = new LinkedHashMap<>(64, 0.75f, true);
+    private final int capacity;
+    private final long maxChars;
+    private long chars;
 
-    VerdictCache(int capacity) {
-        this.byJson = new LinkedHashMap<>(64, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Verdict> eldest) {
-                return size() > capacity;
-            }
-        };
+    VerdictCache(int capacity, long maxChars) {
+        this.capacity = capacity;
+        this.maxChars = maxChars;
     }
 
     /**
@@ -38,12 +39,27 @@ final class VerdictCache {
         }
         Verdict v = parse(json);
         synchronized (byJson) {
-            byJson.put(json, v);
+            if (byJson.put(json, v) == null) {
+                chars += json.length();
+            }
+            Iterator<String> eldest = byJson.keySet().iterator();
+            while ((byJson.size() > capacity || chars > maxChars) && eldest.hasNext()) {
+                chars -= eldest.next().length();
+                eldest.remove();
+            }
         }
         return v;
     }
 
-    private static Verdict parse(String json) {
+    /** Entries kept now (tests). */
+    int size() {
+        synchronized (byJson) {
+            return byJson.size();
+        }
+    }
+
+    /** The verdict of a stored JSON text, parsed now and not kept (history ranges would only churn the cache). */
+    static Verdict parse(String json) {
         try {
             return VerdictJson.parse(json);
         } catch (VerdictFormatException e) {

@@ -33,7 +33,7 @@ class VerdictCacheTest {
 
     @Test
     void parsesAStoredVerdictOnceAndServesTheSameObjectAfterwards() throws Exception {
-        VerdictCache cache = new VerdictCache(2);
+        VerdictCache cache = new VerdictCache(2, Long.MAX_VALUE);
         String json = verdictJson(0);
 
         Verdict first = cache.verdict(json);
@@ -45,18 +45,32 @@ class VerdictCacheTest {
 
     @Test
     void dropsTheLeastRecentlyUsedVerdictBeyondItsCapacity() throws Exception {
-        VerdictCache cache = new VerdictCache(2);
+        VerdictCache cache = new VerdictCache(2, Long.MAX_VALUE);
         Verdict a = cache.verdict(verdictJson(0));
-        cache.verdict(verdictJson(60_000));
+        Verdict b = cache.verdict(verdictJson(60_000));
         cache.verdict(verdictJson(0));
         cache.verdict(verdictJson(120_000));
 
+        assertThat(cache.size()).isEqualTo(2);
         assertThat(cache.verdict(verdictJson(0))).isSameAs(a);
+        assertThat(cache.verdict(verdictJson(60_000))).isNotSameAs(b).isEqualTo(b);
+    }
+
+    @Test
+    void dropsTheLeastRecentlyUsedVerdictsBeyondItsCharacterBudget() throws Exception {
+        String first = verdictJson(0);
+        VerdictCache cache = new VerdictCache(100, 2L * verdictJson(120_000).length()); // room for two, not three
+        Verdict a = cache.verdict(first);
+        cache.verdict(verdictJson(60_000));
+        cache.verdict(verdictJson(120_000));
+
+        assertThat(cache.size()).isEqualTo(2);
+        assertThat(cache.verdict(first)).isNotSameAs(a).isEqualTo(a);
     }
 
     @Test
     void refusesATextThatIsNoVerdict() {
-        assertThatThrownBy(() -> new VerdictCache(2).verdict("{\"server\":\"10.2.0.20\"}"))
+        assertThatThrownBy(() -> new VerdictCache(2, Long.MAX_VALUE).verdict("{\"server\":\"10.2.0.20\"}"))
                 .isInstanceOf(IllegalStateException.class).hasMessageStartingWith("verdict store: ");
     }
 }
