@@ -12,7 +12,6 @@ import io.siteflow.agent.publish.kafka.HeartbeatPublisher;
 import io.siteflow.agent.publish.kafka.KafkaFlowSink;
 import io.siteflow.agent.publish.kafka.PublishStats;
 import io.siteflow.model.wire.Heartbeat;
-import io.micrometer.core.instrument.FunctionCounter;
 
 /** Starts the heartbeats (every 10 s to {@code siteflow.agents}) and the publisher's meters when Kafka is on. */
 final class Heartbeats {
@@ -29,13 +28,18 @@ final class Heartbeats {
                 .register(metrics.registry());
         FunctionCounter.builder("siteflow.agent.kafka.dropped", kafka, k -> k.stats().dropped())
                 .register(metrics.registry());
-        return HeartbeatPublisher.on(kafka, HeartbeatPublisher.DEFAULT_INTERVAL, () -> {
-            CaptureStats s = source.stats();
-            DecodeCounters c = pipeline.counters();
-            PublishStats p = kafka.stats();
-            return new Heartbeat(o.agent(), source.name(), System.currentTimeMillis(), s.received(),
-                    s.droppedKernel(), s.droppedInterface(), c.status(DecodeStatus.MALFORMED), p.sent(),
-                    p.spoolRecords(), p.dropped());
-        });
+        return HeartbeatPublisher.on(kafka, HeartbeatPublisher.DEFAULT_INTERVAL, () -> heartbeat(o.agent(),
+                source.name(), System.currentTimeMillis(), source.stats(), pipeline.counters(), kafka.stats()));
+    }
+
+    /**
+     * The heartbeat of these counters: {@code spooled} is the records waiting in the spool now
+     * ({@link PublishStats#spoolRecords()}), not the running total of records ever spooled (that is the metric
+     * {@code siteflow.agent.kafka.spooled}).
+     */
+    static Heartbeat heartbeat(String agent, String iface, long timeMs, CaptureStats s, DecodeCounters c,
+            PublishStats p) {
+        return new Heartbeat(agent, iface, timeMs, s.received(), s.droppedKernel(), s.droppedInterface(),
+                c.status(DecodeStatus.MALFORMED), p.sent(), p.spoolRecords(), p.dropped());
     }
 }

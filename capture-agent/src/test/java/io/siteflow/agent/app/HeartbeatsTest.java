@@ -1,0 +1,28 @@
+package io.siteflow.agent.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.siteflow.agent.capture.CaptureStats;
+import io.siteflow.agent.decode.DecodeStatus;
+import io.siteflow.agent.decode.MalformedReason;
+import io.siteflow.agent.metrics.DecodeCounters;
+import io.siteflow.agent.publish.kafka.PublishStats;
+import io.siteflow.model.wire.Heartbeat;
+import org.junit.jupiter.api.Test;
+
+class HeartbeatsTest {
+
+    @Test
+    void spooledIsWhatWaitsInTheSpoolNowNotTheRunningTotal() {
+        DecodeCounters counters = new DecodeCounters();
+        counters.count(DecodeStatus.MALFORMED, MalformedReason.LINK_TRUNCATED, 1, 60);
+        counters.count(DecodeStatus.IP, MalformedReason.NONE, 1, 60);
+        // 10 records went to the spool during an outage, 7 of them replayed since: 3 wait now
+        PublishStats publish = new PublishStats(120, 117, 10, 7, 2, 0, 3, 4096, 0, false);
+
+        Heartbeat h = Heartbeats.heartbeat("wls3", "ens3", 1_700_000_000_000L, new CaptureStats(1000, 4, 1),
+                counters, publish);
+
+        assertThat(h).isEqualTo(new Heartbeat("wls3", "ens3", 1_700_000_000_000L, 1000, 4, 1, 1, 117, 3, 2));
+    }
+}
