@@ -97,4 +97,10 @@ public record CaptureOptions(
                 .append(idleTimeout.toSeconds()).append("s maxFlows=").append(maxFlows);
         return sb.toString();
     }
+
+    /** As {@link #describe()}: a record's own {@code toString} would print Kafka secrets in clear. */
+    @Override
+    public String toString() {
+        return "CaptureOptions[" + describe() + "]";
+    }
 }

@@ -2,6 +2,9 @@ package io.siteflow.agent.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.siteflow.agent.publish.kafka.KafkaSinkConfig;
+import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -26,5 +29,25 @@ class StartupLineTest {
                 + " kafka.linger.ms=5 kafka.sasl.jaas.config=**** kafka.sasl.oauthbearer.assertion.file.token=****"
                 + " kafka.sasl.oauthbearer.client.credentials.client.secret=**** kafka.ssl.keystore.password=****"
                 + " snaplen=256 buffer=67108864 active=10s idle=30s maxFlows=262144");
+    }
+
+    @Test
+    void theOptionsRecordPrintsWhatTheStartupLineShows() {
+        CaptureCommand command = new CaptureCommand();
+        new CommandLine(command).parseArgs("-i", "ens3", "--agent", "wls3", "--bootstrap", "kafka1:9092",
+                "--kafka", "ssl.key.password=pw");
+
+        assertThat(command.options().toString()).isEqualTo("CaptureOptions[iface=ens3 remote=[] agent=wls3"
+                + " bootstrap=kafka1:9092 kafka.ssl.key.password=**** snaplen=256 buffer=67108864 active=10s idle=30s"
+                + " maxFlows=262144]");
+    }
+
+    @Test
+    void theKafkaSinkSettingsNeverPrintASecret() {
+        KafkaSinkConfig c = KafkaSinkConfig.builder("kafka1:9092", Path.of("/var/spool/siteflow"))
+                .clientProperties(Map.of("sasl.jaas.config", "x password=pw;", "acks", "all")).build();
+
+        assertThat(c.toString()).contains("clientOverrides={acks=all, sasl.jaas.config=****}")
+                .doesNotContain("pw");
     }
 }

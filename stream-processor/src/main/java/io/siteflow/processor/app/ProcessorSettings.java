@@ -84,4 +84,10 @@ public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, 
         new TreeMap<>(p).forEach((k, v) -> m.put(k.toString(), Secrets.mask(k.toString(), v)));
         return m;
     }
+
+    /** As {@link #describe()}: a record's own {@code toString} would print the token and Kafka secrets in clear. */
+    @Override
+    public String toString() {
+        return "ProcessorSettings" + describe();
+    }
 }

@@ -94,6 +94,7 @@ class ProcessCommandTest {
                 .containsEntry("max.task.idle.ms", "-1")
                 .containsEntry("topics", "6 partitions, replication 3");
         assertThat(d.toString()).doesNotContain("t0ken", "password=y");
+        assertThat(s.toString()).isEqualTo("ProcessorSettings" + d).doesNotContain("t0ken", "password=y");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.siteflow.agent.publish.kafka;
 
 import io.siteflow.model.FlowRecord;
+import io.siteflow.model.cli.Secrets;
 import io.siteflow.model.wire.Topics;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,6 +44,15 @@ public record KafkaSinkConfig(String bootstrap, String topic, String clientId, M
             throw new IllegalArgumentException("spool segment size " + spoolSegmentBytes
                     + " must be between 64 and the spool limit " + spoolMaxBytes);
         }
+    }
+
+    /** The settings with the client overrides' secrets masked ({@link Secrets}), never a password in clear. */
+    @Override
+    public String toString() {
+        return "KafkaSinkConfig[bootstrap=" + bootstrap + ", topic=" + topic + ", clientId=" + clientId
+                + ", clientOverrides={" + Secrets.describe(clientOverrides) + "}, spoolDir=" + spoolDir
+                + ", spoolMaxBytes=" + spoolMaxBytes + ", spoolSegmentBytes=" + spoolSegmentBytes
+                + ", queueCapacity=" + queueCapacity + ", retryInterval=" + retryInterval + "]";
     }
 
     /** A builder with the defaults above; bootstrap and spool directory are required. */
