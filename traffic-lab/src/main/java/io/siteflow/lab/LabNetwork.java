@@ -73,10 +73,15 @@ public final class LabNetwork {
     /** A veth pair, {@code ifA} (MAC {@code macA}) in {@code nsA} and {@code ifB} in {@code nsB}, both ends up. */
     public static void veth(String nsA, String ifA, String macA, String nsB, String ifB, String macB)
             throws IOException {
-        Shell.run("ip", "-n", nsA, "link", "add", ifA, "address", macA, "type", "veth",
-                "peer", "name", ifB, "address", macB, "netns", nsB);
+        vethPair(nsA, ifA, macA, nsB, ifB, macB);
         Shell.run("ip", "-n", nsA, "link", "set", ifA, "up");
         Shell.run("ip", "-n", nsB, "link", "set", ifB, "up");
+    }
+
+    private static void vethPair(String nsA, String ifA, String macA, String nsB, String ifB, String macB)
+            throws IOException {
+        Shell.run("ip", "-n", nsA, "link", "add", ifA, "address", macA, "type", "veth",
+                "peer", "name", ifB, "address", macB, "netns", nsB);
     }
 
     /** Turns the named offloads off on {@code iface} in {@code ns}, e.g. {@code tso gso gro}. */
@@ -91,9 +96,12 @@ public final class LabNetwork {
 
     private static void offloadedVeth(String nsA, String ifA, String macA, String nsB, String ifB, String macB)
             throws IOException {
-        veth(nsA, ifA, macA, nsB, ifB, macB);
+        // offloads off before each end comes up, so not one frame is sent with them on
+        vethPair(nsA, ifA, macA, nsB, ifB, macB);
         offloadsOff(nsA, ifA, "tso", "gso", "gro", "tx");
+        Shell.run("ip", "-n", nsA, "link", "set", ifA, "up");
         offloadsOff(nsB, ifB, "tso", "gso", "gro", "tx");
+        Shell.run("ip", "-n", nsB, "link", "set", ifB, "up");
     }
 
     private static void site(String ns, String iface, List<LabHost> local, String remoteCidr, List<LabHost> remote,
