@@ -6,7 +6,7 @@ import static io.siteflow.synth.TrafficContext.SECOND;
 import java.util.List;
 
 /**
- * The non-database traffic of the stretched cluster (see {@code capture-agent/docs/synthetic-captures.md}):
+ * The non-database traffic of the stretched cluster (see {@code traffic-synth/docs/synthetic-captures.md}):
  * T3 between every pair of app servers on 7001, JMS over T3 on 8011 to the JMS servers wls1 and wls2,
  * Coherence TCMP (UDP 7574) and TMB (TCP 7574) between every pair, the admin server's port 9002 and Node
  * Manager 5556, and DNS lookups to dns1.

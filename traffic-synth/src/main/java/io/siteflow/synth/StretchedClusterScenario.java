@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * A realistic Oracle FMW cluster stretched over two regions (see {@link ClusterTopology} and
- * {@code capture-agent/docs/synthetic-captures.md}), written as a pcap file together with its ground truth.
+ * {@code traffic-synth/docs/synthetic-captures.md}), written as a pcap file together with its ground truth.
  * Deterministic: the same settings give byte-identical files and equal truths.
  *
  * <pre>{@code

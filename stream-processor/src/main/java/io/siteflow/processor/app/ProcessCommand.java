@@ -27,8 +27,8 @@ import picocli.CommandLine;
 
 /**
  * {@code siteflow process}: validates the site model, ensures the topics, publishes the model on
- * {@code siteflow.sites}, runs the Streams topology (and the HTTP frontend when one is on the class path or
- * given) until SIGINT/SIGTERM or {@link #stop()}, then stops cleanly.
+ * {@code siteflow.sites}, runs the Streams topology (and the HTTP frontend: {@code JavalinFrontend}, or the one
+ * given; none with {@code new ProcessCommand(null)}) until SIGINT/SIGTERM or {@link #stop()}, then stops cleanly.
  *
  * <p>Exit codes ({@link ExitCodes}): 0 after a clean stop; 1 when Kafka cannot be reached or Streams fails; 2 when the
  * sites file cannot be read or holds errors (each printed as {@code file:line:col: ...}); 64 for wrong usage.
