@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,17 +89,19 @@ public final class ProcessCommand implements Callable<Integer> {
     Duration grace = TopologyConfig.DEFAULTS.grace();
 
     private final CountDownLatch stopped = new CountDownLatch(1);
-    private final HttpFrontend given;
+    /** Makes the HTTP frontend when the command runs (not when picocli builds the command tree: the frontend's
+     *  instance client starts an HTTP client and its TLS context, half a second every other command would pay). */
+    private final Supplier<HttpFrontend> given;
     private volatile ProcessorRuntime runtime;
 
     /** With the HTTP API and dashboard ({@link JavalinFrontend}). */
     public ProcessCommand() {
-        this(new JavalinFrontend());
+        this.given = JavalinFrontend::new;
     }
 
     /** With this HTTP frontend (null: none, the processor runs without HTTP). */
     public ProcessCommand(HttpFrontend frontend) {
-        this.given = frontend;
+        this.given = () -> frontend;
     }
 
     @Override
@@ -125,7 +128,7 @@ public final class ProcessCommand implements Callable<Integer> {
     }
 
     private int run(ProcessorSettings settings, String yaml, PrintWriter err) {
-        Optional<HttpFrontend> frontend = Optional.ofNullable(given);
+        Optional<HttpFrontend> frontend = Optional.ofNullable(given.get());
         try {
             Startup.prepare(settings, yaml);
         } catch (RuntimeException e) {
