@@ -52,7 +52,7 @@ final class DedupeStep {
         int dash = id.lastIndexOf('-');
         long counter = SeenRuns.counter(id, dash);
         if (counter >= 0) {
-            if (runs.firstTime(id.substring(0, dash), counter, t) && !inWindowStore(id, t)) {
+            if (runs.firstTime(id, dash, counter, t) && !inWindowStore(id, t)) {
                 return true;
             }
             metrics.duplicates.increment();

@@ -6,8 +6,11 @@ import io.siteflow.rules.model.Flow;
 import io.siteflow.rules.verdict.AuditSide;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -36,6 +39,9 @@ final class RouteStep {
     private final String elsewhere;
     private final StateStore sites;
     private final int partition;
+    /** {@link #ownAddress} by server address, computed once per server. */
+    private final Map<String, byte[]> ownServers = new HashMap<>();
+    private final Function<String, byte[]> ownAddress = this::ownAddress;
 
     /**
      * @param context the processor's context, whose children {@code here} and {@code elsewhere} get the records
@@ -84,7 +90,13 @@ final class RouteStep {
     }
 
     private boolean auditedHere(byte[] key, String server) {
+        byte[] own = ownServers.computeIfAbsent(server, ownAddress);
+        return own.length > 0 && Arrays.equals(key, own);
+    }
+
+    /** The server's address as a key when its {@code by-server} partition is this task's; else no bytes. */
+    private byte[] ownAddress(String server) {
         byte[] address = server.getBytes(StandardCharsets.UTF_8);
-        return Arrays.equals(key, address) && Utils.toPositive(Utils.murmur2(address)) % partitions == partition;
+        return Utils.toPositive(Utils.murmur2(address)) % partitions == partition ? address : new byte[0];
     }
 }

@@ -22,12 +22,9 @@ final class TalkerTable {
         TalkerKey key = serverIsSource
                 ? new TalkerKey(server, 0, remote, r.dstPort(), category)
                 : new TalkerKey(server, r.dstPort(), remote, 0, category);
-        TalkerStats s = stats.get(key.text());
-        s = s == null ? new TalkerStats() : s;
         long out = serverIsSource ? r.bytes() : r.rbytes();
         long in = serverIsSource ? r.rbytes() : r.bytes();
-        s.add(r.start(), r.end(), out, in);
-        stats.put(key.text(), s);
+        stats.change(key.text(), TalkerStats::new).add(r.start(), r.end(), out, in);
     }
 
     /** Writes the changed rows to the store (the task commits). */

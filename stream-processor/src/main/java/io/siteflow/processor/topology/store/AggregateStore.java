@@ -5,6 +5,7 @@ import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.verdict.PairAggregate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -23,6 +24,9 @@ public final class AggregateStore {
     private final String prefix;
     private final WriteBehind<PairAggregate> aggregates;
     private final WriteBehind<long[]> connections;
+    /** Makes a new aggregate and notes that {@link #add} made one. */
+    private final Supplier<PairAggregate> fresh = this::created;
+    private boolean created;
 
     public AggregateStore(String prefix, KeyValueStore<String, PairAggregate> store, WriteBehind<long[]> connections) {
         this.prefix = prefix;
@@ -30,26 +34,31 @@ public final class AggregateStore {
         this.connections = connections;
     }
 
-    /** Adds a record to the aggregate at {@code key}; true when that made a new aggregate. */
-    public boolean add(String key, FlowRecord r, Classification c, String remoteAddress) {
-        PairAggregate a = aggregates.get(key);
-        boolean created = a == null;
-        a = created ? new PairAggregate() : a;
-        a.add(r, c, remoteAddress);
-        a.dbConnections().lifetimes().forEach((conn, l) -> {
-            String k = connectionKey(key, conn);
-            long[] known = connections.get(k);
-            if (known == null) {
-                connections.put(k, l.clone());
-            } else {
-                known[0] = Math.min(known[0], l[0]);
-                known[1] = Math.max(known[1], l[1]);
-                connections.put(k, known);
-            }
-        });
-        a.dbConnections().clear();
-        aggregates.put(key, a);
+    /**
+     * Adds a record to the aggregate at {@code key}; true when that made a new aggregate.
+     *
+     * @param connection a DB record's connection ({@link PairAggregate#connectionOf}), built once by the caller
+     *                   for all the aggregates it adds the record to; null for a record of another category
+     */
+    public boolean add(String key, FlowRecord r, Classification c, String remoteAddress, String connection) {
+        created = false;
+        aggregates.change(key, fresh).addExceptConnection(r, c, remoteAddress);
+        if (connection != null) {
+            long[] lifetime = connections.change(connectionKey(key, connection), AggregateStore::noLifetime);
+            lifetime[0] = Math.min(lifetime[0], r.start());
+            lifetime[1] = Math.max(lifetime[1], r.end());
+        }
         return created;
+    }
+
+    private PairAggregate created() {
+        created = true;
+        return new PairAggregate();
+    }
+
+    /** A lifetime that any record's {@code [start, end]} replaces. */
+    private static long[] noLifetime() {
+        return new long[] {Long.MAX_VALUE, Long.MIN_VALUE};
     }
 
     /** Removes the aggregate at {@code key} with its connections; null when there is none. */
