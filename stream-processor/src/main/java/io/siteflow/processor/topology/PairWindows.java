@@ -90,6 +90,9 @@ final class PairWindows {
 
     /** Removes and returns the windows that stream time has closed, oldest first. */
     List<Closed> closeDue(long streamTime) {
+        if (openByEnd.isEmpty() || openByEnd.firstKey() + graceMs > streamTime) {
+            return List.of(); // most records: nothing is due
+        }
         List<Closed> out = new ArrayList<>();
         while (!openByEnd.isEmpty() && openByEnd.firstKey() + graceMs <= streamTime) {
             Map.Entry<Long, TreeSet<String>> e = openByEnd.pollFirstEntry();
