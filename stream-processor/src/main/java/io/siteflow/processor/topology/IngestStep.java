@@ -58,7 +58,7 @@ final class IngestStep implements Processor<byte[], byte[], Object, Object> {
         // event time from here on: the record's start (the topic's own timestamp is its arrival)
         long t = Math.max(parsed.record().start(), 0);
         if (dedupe.firstTime(parsed.record().id(), t)) {
-            route.route(rec.withTimestamp(t), parsed);
+            route.route(rec, t, parsed);
         }
     }
 }

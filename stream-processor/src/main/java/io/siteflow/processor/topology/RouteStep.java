@@ -58,8 +58,11 @@ final class RouteStep {
         this.partition = context.taskId().partition();
     }
 
-    /** Forwards {@code rec} (key and timestamp as read) once per audited server it concerns. */
-    void route(Record<byte[], ?> rec, Parsed parsed) {
+    /**
+     * Forwards the record read as {@code rec} once per audited server it concerns, keyed by the server, at event
+     * time {@code time}, with the headers read.
+     */
+    void route(Record<byte[], ?> rec, long time, Parsed parsed) {
         Optional<ActiveModel> m = models.inForce(sites);
         if (m.isEmpty()) {
             metrics.noModel.increment();
@@ -74,18 +77,19 @@ final class RouteStep {
             return;
         }
         for (AuditSide side : sides) {
-            forward(rec, parsed.record(), side, c, model);
+            forward(rec, time, parsed.record(), side, c, model);
         }
     }
 
-    private void forward(Record<byte[], ?> rec, FlowRecord r, AuditSide side, Classification c, ActiveModel m) {
+    private void forward(Record<byte[], ?> rec, long time, FlowRecord r, AuditSide side, Classification c,
+                         ActiveModel m) {
         String agent = r.agent();
         String server = side.server();
         if (!agent.equals(side.pair().server().name()) && m.isHostAgent(agent)) {
             metrics.otherObserver.increment();
             return;
         }
-        context.forward(rec.withKey(server).withValue(new Routed(r, side, c, m)),
+        context.forward(new Record<>(server, new Routed(r, side, c, m), time, rec.headers()),
                 auditedHere(rec.key(), server) ? here : elsewhere);
     }
 
