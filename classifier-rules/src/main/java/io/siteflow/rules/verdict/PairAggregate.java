@@ -56,7 +56,12 @@ public final class PairAggregate {
 
     /** The DB connection a record belongs to, as {@link DbConnections} keys it: {@code proto src srcPort dst dstPort}. */
     public static String connectionOf(FlowRecord r) {
-        return r.proto() + " " + r.src() + " " + r.srcPort() + " " + r.dst() + " " + r.dstPort();
+        return connectionOf(r.proto(), r.src(), r.srcPort(), r.dst(), r.dstPort());
+    }
+
+    /** {@link #connectionOf(FlowRecord)} of a record with these fields. */
+    public static String connectionOf(int proto, String src, int srcPort, String dst, int dstPort) {
+        return proto + " " + src + " " + srcPort + " " + dst + " " + dstPort;
     }
 
     /** Folds another aggregate of the same pair into this one. */

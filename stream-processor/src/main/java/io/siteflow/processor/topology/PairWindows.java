@@ -75,7 +75,7 @@ final class PairWindows {
      * @return false when the record's window had closed (the record is late and counted cumulatively only)
      */
     boolean add(PairKey pair, FlowRecord r, Classification c, String remoteAddress, long streamTime) {
-        String connection = c.category() == Category.DB ? PairAggregate.connectionOf(r) : null;
+        boolean connection = c.category() == Category.DB;
         cumulative.add(pair.encoded(), r, c, remoteAddress, connection);
         Window w = Window.of(r.start(), windowMs);
         if (w.end() + graceMs <= streamTime) {

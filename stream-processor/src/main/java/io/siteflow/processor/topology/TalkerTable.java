@@ -1,6 +1,7 @@
 package io.siteflow.processor.topology;
 
 import io.siteflow.model.FlowRecord;
+import io.siteflow.processor.topology.store.KeyTexts;
 import io.siteflow.processor.topology.store.WriteBehind;
 import io.siteflow.rules.model.Category;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -12,6 +13,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class TalkerTable {
     private final WriteBehind<TalkerStats> stats;
+    private final KeyTexts<TalkerKey> texts = new KeyTexts<>(TalkerKey::text);
 
     TalkerTable(KeyValueStore<String, TalkerStats> store) {
         this.stats = new WriteBehind<>(store);
@@ -24,7 +26,7 @@ final class TalkerTable {
                 : new TalkerKey(server, r.dstPort(), remote, 0, category);
         long out = serverIsSource ? r.bytes() : r.rbytes();
         long in = serverIsSource ? r.rbytes() : r.bytes();
-        stats.change(key.text(), TalkerStats::new).add(r.start(), r.end(), out, in);
+        stats.change(texts.of(key), TalkerStats::new).add(r.start(), r.end(), out, in);
     }
 
     /** Writes the changed rows to the store (the task commits). */

@@ -27,6 +27,11 @@ public final class AggregateStore {
     /** Makes a new aggregate and notes that {@link #add} made one. */
     private final Supplier<PairAggregate> fresh = this::created;
     private boolean created;
+    private final KeyTexts<ConnectionKey> connectionKeys = new KeyTexts<>(this::connectionKey);
+
+    /** A connection of an aggregate, as the fields its key text is made of. */
+    private record ConnectionKey(String aggregate, int proto, String src, int srcPort, String dst, int dstPort) {
+    }
 
     public AggregateStore(String prefix, KeyValueStore<String, PairAggregate> store, WriteBehind<long[]> connections) {
         this.prefix = prefix;
@@ -37,14 +42,15 @@ public final class AggregateStore {
     /**
      * Adds a record to the aggregate at {@code key}; true when that made a new aggregate.
      *
-     * @param connection a DB record's connection ({@link PairAggregate#connectionOf}), built once by the caller
-     *                   for all the aggregates it adds the record to; null for a record of another category
+     * @param connection true for a DB record: its connection ({@link PairAggregate#connectionOf}) is kept under
+     *                   {@code <prefix>|<key>|<connection>}
      */
-    public boolean add(String key, FlowRecord r, Classification c, String remoteAddress, String connection) {
+    public boolean add(String key, FlowRecord r, Classification c, String remoteAddress, boolean connection) {
         created = false;
         aggregates.change(key, fresh).addExceptConnection(r, c, remoteAddress);
-        if (connection != null) {
-            long[] lifetime = connections.change(connectionKey(key, connection), AggregateStore::noLifetime);
+        if (connection) {
+            String k = connectionKeys.of(new ConnectionKey(key, r.proto(), r.src(), r.srcPort(), r.dst(), r.dstPort()));
+            long[] lifetime = connections.change(k, AggregateStore::noLifetime);
             lifetime[0] = Math.min(lifetime[0], r.start());
             lifetime[1] = Math.max(lifetime[1], r.end());
         }
@@ -109,7 +115,8 @@ public final class AggregateStore {
         return prefix + "|" + key + "|";
     }
 
-    private String connectionKey(String key, String conn) {
-        return connectionPrefix(prefix, key) + conn;
+    private String connectionKey(ConnectionKey k) {
+        return connectionPrefix(prefix, k.aggregate())
+                + PairAggregate.connectionOf(k.proto(), k.src(), k.srcPort(), k.dst(), k.dstPort());
     }
 }
