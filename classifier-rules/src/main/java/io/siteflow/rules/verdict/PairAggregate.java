@@ -30,6 +30,17 @@ public final class PairAggregate {
      * @param remoteAddress  the end of the flow in the remote site, textual
      */
     public void add(FlowRecord r, Classification c, String remoteAddress) {
+        addExceptConnection(r, c, remoteAddress);
+        if (c.category() == Category.DB) {
+            dbConnections.add(connectionOf(r), r.start(), r.end());
+        }
+    }
+
+    /**
+     * {@link #add} without the DB connection of a DB record, for a caller that keeps connection lifetimes
+     * elsewhere (under {@link #connectionOf}); everything else is added as {@link #add} adds it.
+     */
+    public void addExceptConnection(FlowRecord r, Classification c, String remoteAddress) {
         long bytes = r.bytes() + r.rbytes();
         records++;
         categoryBytes[c.category().ordinal()] += bytes;
@@ -37,13 +48,20 @@ public final class PairAggregate {
         if (r.rttMicros() != null) {
             rtt.add(r.rttMicros());
         }
-        if (c.category() == Category.DB) {
-            dbConnections.add(r.proto() + " " + r.src() + " " + r.srcPort() + " " + r.dst() + " " + r.dstPort(),
-                    r.start(), r.end());
-        } else if (bytes > 0) {
+        if (c.category() != Category.DB && bytes > 0) {
             topFlows.add(new TopFlow(r.proto(), r.src(), r.srcPort(), r.dst(), r.dstPort(),
                     r.l7() == null ? "" : r.l7(), c.category(), c.rule().name(), bytes));
         }
+    }
+
+    /** The DB connection a record belongs to, as {@link DbConnections} keys it: {@code proto src srcPort dst dstPort}. */
+    public static String connectionOf(FlowRecord r) {
+        return connectionOf(r.proto(), r.src(), r.srcPort(), r.dst(), r.dstPort());
+    }
+
+    /** {@link #connectionOf(FlowRecord)} of a record with these fields. */
+    public static String connectionOf(int proto, String src, int srcPort, String dst, int dstPort) {
+        return proto + " " + src + " " + srcPort + " " + dst + " " + dstPort;
     }
 
     /** Folds another aggregate of the same pair into this one. */

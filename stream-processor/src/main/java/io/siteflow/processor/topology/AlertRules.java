@@ -1,5 +1,6 @@
 package io.siteflow.processor.topology;
 
+import io.siteflow.processor.topology.store.KeyTexts;
 import io.siteflow.processor.topology.store.WriteBehind;
 import io.siteflow.rules.model.Category;
 import io.siteflow.rules.verdict.Outcome;
@@ -27,6 +28,14 @@ final class AlertRules {
     private final WriteBehind<Long> meta;
     private final WriteBehind<Long> peers;
     private final WindowStore<String, String> alerts;
+    private final KeyTexts<PeerKey> peerKeys = new KeyTexts<>(PeerKey::text);
+
+    /** A key of the peers store: server, category, peer address, responder port. */
+    private record PeerKey(String server, Category category, String peer, int port) {
+        String text() {
+            return server + "|" + category.name() + "|" + peer + "|" + port;
+        }
+    }
 
     AlertRules(long baselineMs, WriteBehind<Long> meta, KeyValueStore<String, Long> peers,
                WindowStore<String, String> alerts) {
@@ -43,7 +52,7 @@ final class AlertRules {
             start = timeMs;
             meta.put(BASELINE_KEY, start);
         }
-        String key = server + "|" + category.name() + "|" + peer + "|" + port;
+        String key = peerKeys.of(new PeerKey(server, category, peer, port));
         if (peers.get(key) != null) {
             return Optional.empty();
         }

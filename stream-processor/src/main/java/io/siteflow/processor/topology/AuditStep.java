@@ -25,17 +25,21 @@ import org.apache.kafka.streams.processor.api.Record;
  * under another model), applies the observer rule, adds the record to its pair's window and cumulative aggregates, the talker table and the
  * new-peer rule, then closes the windows that stream time has passed and emits their verdicts and alerts.
  * Closing runs inline after each record, so it is deterministic and covered by exactly-once: store updates and
- * emitted records commit together. Stream time here is the step's own: the largest {@code start} of the records
+ * emitted records commit together. Verdicts go to the child {@value #VERDICTS}, alerts to {@value #ALERTS}. Stream time here is the step's own: the largest {@code start} of the records
  * that reached it (kept in a store, so it survives restarts); records that never reach the step (unreadable,
  * duplicate, not audited) do not move it.
  */
-final class AuditStep implements Processor<String, Routed, String, Output> {
+final class AuditStep implements Processor<String, Routed, String, String> {
+    /** The child that writes window verdicts to {@code siteflow.verdicts}. */
+    static final String VERDICTS = "to-verdicts";
+    /** The child that writes alerts to {@code siteflow.alerts}. */
+    static final String ALERTS = "to-alerts";
     private static final String STREAM_TIME = "stream-time";
     private final TopologyConfig config;
     private final ModelCache models;
     private final KnownAgents agents;
     private final PipelineMetrics metrics;
-    private ProcessorContext<String, Output> context;
+    private ProcessorContext<String, String> context;
     private StateStore sites;
     private ObserverRule observers;
     private PairWindows windows;
@@ -53,7 +57,7 @@ final class AuditStep implements Processor<String, Routed, String, Output> {
     }
 
     @Override
-    public void init(ProcessorContext<String, Output> context) {
+    public void init(ProcessorContext<String, String> context) {
         this.context = context;
         sites = context.getStateStore(TopologySpec.SITES_STORE);
         observers = new ObserverRule(context.getStateStore(TopologySpec.OBSERVER_STORE),
@@ -161,7 +165,7 @@ final class AuditStep implements Processor<String, Routed, String, Output> {
             windows.keep(c, json);
             metrics.windowVerdict(v);
             String key = c.pair().encoded();
-            context.forward(new Record<>(key, new Output(TopologySpec.VERDICTS, key, json), c.window().end()));
+            context.forward(new Record<>(key, json, c.window().end()), VERDICTS);
             alerts.window(v).forEach(this::emit);
         }
         if (!closed.isEmpty()) {
@@ -171,7 +175,6 @@ final class AuditStep implements Processor<String, Routed, String, Output> {
 
     private void emit(Alert a) {
         metrics.alerts.increment();
-        context.forward(new Record<>(a.key(), new Output(TopologySpec.ALERTS, a.key(), AlertJson.toJson(a)),
-                a.timeMs()));
+        context.forward(new Record<>(a.key(), AlertJson.toJson(a), a.timeMs()), ALERTS);
     }
 }

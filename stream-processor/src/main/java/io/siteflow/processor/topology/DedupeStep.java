@@ -4,14 +4,12 @@ import io.siteflow.processor.topology.store.CommitHook;
 import io.siteflow.processor.topology.store.SeenIds;
 import io.siteflow.processor.topology.store.SeenRuns;
 import io.siteflow.processor.topology.store.WriteBehind;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
-import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.WindowStore;
 
 /**
- * Drops a record whose {@code id} was seen before, so a record re-sent after an agent outage, a spool replay or a
+ * The dedupe step of {@link IngestStep}: drops a record whose {@code id} was seen before, so a record re-sent after an agent outage, a spool replay or a
  * restart counts once. All records of one agent and server share a key and so a partition: a re-sent record meets
  * its first copy in the same task. Two ways, by the id's form:
  * <ul>
@@ -23,28 +21,22 @@ import org.apache.kafka.streams.state.WindowStore;
  *   filter covers.</li>
  * </ul>
  * An id is remembered for at least the dedupe retention (agent ids: until every counter near it is older).
+ * Not thread-safe (one per task); build a new one when the task is initialised again.
  */
-final class DedupeStep implements FixedKeyProcessor<byte[], Parsed.Ok, Parsed.Ok> {
+final class DedupeStep {
     static final String NEWEST = "newest-id-time";
     /** Agent ids with event times up to this may be in the window store (put by a version before seen-runs). */
     static final String AGENT_IDS_UNTIL = "agent-ids-in-window-store-until";
     private final PipelineMetrics metrics;
-    private FixedKeyProcessorContext<byte[], Parsed.Ok> context;
-    private WindowStore<String, Long> seen;
-    private WriteBehind<Long> meta;
-    private SeenIds filter;
-    private SeenRuns runs;
+    private final WindowStore<String, Long> seen;
+    private final WriteBehind<Long> meta;
+    private final SeenIds filter;
+    private final SeenRuns runs;
     private Long agentIdsUntil;
-    private final long retentionMs;
 
-    DedupeStep(PipelineMetrics metrics, long retentionMs) {
+    /** The step over the stores {@link StateStores#DEDUPE_STORES} of the processor of {@code context}. */
+    DedupeStep(ProcessorContext<?, ?> context, PipelineMetrics metrics, long retentionMs) {
         this.metrics = metrics;
-        this.retentionMs = retentionMs;
-    }
-
-    @Override
-    public void init(FixedKeyProcessorContext<byte[], Parsed.Ok> context) {
-        this.context = context;
         this.seen = context.getStateStore(TopologySpec.DEDUPE_STORE);
         KeyValueStore<String, Long> metaStore = context.getStateStore(TopologySpec.DEDUPE_META_STORE);
         this.meta = new WriteBehind<>(metaStore);
@@ -55,27 +47,24 @@ final class DedupeStep implements FixedKeyProcessor<byte[], Parsed.Ok, Parsed.Ok
         hook.onCommit(this::flush, this::discard);
     }
 
-    @Override
-    public void process(FixedKeyRecord<byte[], Parsed.Ok> rec) {
-        String id = rec.value().record().id();
-        long t = rec.timestamp();
+    /** True the first time a record {@code id} with event time {@code t} comes; a repeat is counted. */
+    boolean firstTime(String id, long t) {
         int dash = id.lastIndexOf('-');
         long counter = SeenRuns.counter(id, dash);
         if (counter >= 0) {
-            if (runs.firstTime(id.substring(0, dash), counter, t) && !inWindowStore(id, t)) {
-                context.forward(rec);
-            } else {
-                metrics.duplicates.increment();
+            if (runs.firstTime(id, dash, counter, t) && !inWindowStore(id, t)) {
+                return true;
             }
-            return;
+            metrics.duplicates.increment();
+            return false;
         }
         if (!filter.certainlyNew(id, t) && seen.fetch(id, t) != null) {
             metrics.duplicates.increment();
-            return;
+            return false;
         }
         seen.put(id, t, t);
         filter.add(id, t);
-        context.forward(rec);
+        return true;
     }
 
     /**

@@ -6,6 +6,7 @@ import io.siteflow.processor.topology.store.PairKey;
 import io.siteflow.processor.topology.store.WindowKey;
 import io.siteflow.processor.topology.store.WriteBehind;
 import io.siteflow.rules.classify.Classification;
+import io.siteflow.rules.model.Category;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.Window;
 import java.util.ArrayList;
@@ -74,13 +75,14 @@ final class PairWindows {
      * @return false when the record's window had closed (the record is late and counted cumulatively only)
      */
     boolean add(PairKey pair, FlowRecord r, Classification c, String remoteAddress, long streamTime) {
-        cumulative.add(pair.encoded(), r, c, remoteAddress);
+        boolean connection = c.category() == Category.DB;
+        cumulative.add(pair.encoded(), r, c, remoteAddress, connection);
         Window w = Window.of(r.start(), windowMs);
         if (w.end() + graceMs <= streamTime) {
             return false;
         }
         String key = windowText(pair, w.start());
-        if (open.add(key, r, c, remoteAddress)) {
+        if (open.add(key, r, c, remoteAddress, connection)) {
             index(key); // a new window (the open ones in the store were indexed at start)
         }
         return true;
@@ -88,6 +90,9 @@ final class PairWindows {
 
     /** Removes and returns the windows that stream time has closed, oldest first. */
     List<Closed> closeDue(long streamTime) {
+        if (openByEnd.isEmpty() || openByEnd.firstKey() + graceMs > streamTime) {
+            return List.of(); // most records: nothing is due
+        }
         List<Closed> out = new ArrayList<>();
         while (!openByEnd.isEmpty() && openByEnd.firstKey() + graceMs <= streamTime) {
             Map.Entry<Long, TreeSet<String>> e = openByEnd.pollFirstEntry();

@@ -6,58 +6,70 @@ import io.siteflow.rules.model.Flow;
 import io.siteflow.rules.verdict.AuditSide;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.processor.StateStore;
-import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
 /**
- * Classifies a record with the site model in force and forwards it once per audited server it concerns
+ * The route step of {@link IngestStep}: classifies a record with the site model in force and forwards it once per audited server it concerns
  * ({@link io.siteflow.rules.verdict.AuditRoutes#sides}: the initiator towards the responder's site, the responder
  * towards the initiator's site), keyed by that server's address, so that everything about one server meets in one
- * task. The classification and the side travel with the record ({@link Routed}) to the audit step. Records concerning no audited pair, or
- * arriving while no valid model is in force, are dropped and counted.
+ * task. The classification and the side travel with the record ({@link Routed}) to the audit step. Records
+ * concerning no audited pair, or arriving while no valid model is in force, are dropped and counted.
  *
  * <p>Two shortcuts, neither changing a result. A copy for a server is not forwarded when the record comes from the
  * host agent of another listed host: that agent is never the server's observer ({@link ObserverRule}), so the
- * audit would drop it. A copy is marked {@link Routed#here() here} when this task audits its server: the record's
- * key is the server's address (a host agent keys its records by its own server) and the server's
- * {@code by-server} partition, chosen as the producer's default partitioner chooses it, is this task's
- * partition; it then goes straight to the audit instead of through the topic.
+ * audit would drop it. A copy goes straight to the audit (the child {@code here}) when this task audits its
+ * server: the record's key is the server's address (a host agent keys its records by its own server) and the
+ * server's {@code by-server} partition, chosen as the producer's default partitioner chooses it, is this task's
+ * partition; the others go to the child {@code elsewhere}, towards the topic. Not thread-safe (one per task).
  */
-final class RouteStep implements Processor<byte[], Parsed.Ok, String, Routed> {
+final class RouteStep {
     private final ModelCache models;
     private final PipelineMetrics metrics;
     private final int partitions;
-    private ProcessorContext<String, Routed> context;
-    private StateStore sites;
-    private int partition;
+    private final ProcessorContext<Object, Object> context;
+    private final String here;
+    private final String elsewhere;
+    private final StateStore sites;
+    private final int partition;
+    /** {@link #ownAddress} by server address, computed once per server. */
+    private final Map<String, byte[]> ownServers = new HashMap<>();
+    private final Function<String, byte[]> ownAddress = this::ownAddress;
 
-    RouteStep(ModelCache models, PipelineMetrics metrics, int partitions) {
+    /**
+     * @param context the processor's context, whose children {@code here} and {@code elsewhere} get the records
+     */
+    RouteStep(ProcessorContext<Object, Object> context, ModelCache models, PipelineMetrics metrics, int partitions,
+              String here, String elsewhere) {
         this.models = models;
         this.metrics = metrics;
         this.partitions = partitions;
-    }
-
-    @Override
-    public void init(ProcessorContext<String, Routed> context) {
         this.context = context;
+        this.here = here;
+        this.elsewhere = elsewhere;
         this.sites = context.getStateStore(TopologySpec.SITES_STORE);
         this.partition = context.taskId().partition();
     }
 
-    @Override
-    public void process(Record<byte[], Parsed.Ok> rec) {
+    /**
+     * Forwards the record read as {@code rec} once per audited server it concerns, keyed by the server, at event
+     * time {@code time}, with the headers read.
+     */
+    void route(Record<byte[], ?> rec, long time, Parsed parsed) {
         Optional<ActiveModel> m = models.inForce(sites);
         if (m.isEmpty()) {
             metrics.noModel.increment();
             return;
         }
         ActiveModel model = m.get();
-        Flow f = rec.value().flow(); // built by the parse step
+        Flow f = parsed.flow(); // built by the parse step
         Classification c = model.classifier().classify(f);
         List<AuditSide> sides = model.routes().sides(f, c);
         if (sides.isEmpty()) {
@@ -65,24 +77,30 @@ final class RouteStep implements Processor<byte[], Parsed.Ok, String, Routed> {
             return;
         }
         for (AuditSide side : sides) {
-            forward(rec, side, c, model);
+            forward(rec, time, parsed.record(), side, c, model);
         }
     }
 
-    private void forward(Record<byte[], Parsed.Ok> rec, AuditSide side, Classification c, ActiveModel m) {
-        FlowRecord r = rec.value().record();
+    private void forward(Record<byte[], ?> rec, long time, FlowRecord r, AuditSide side, Classification c,
+                         ActiveModel m) {
         String agent = r.agent();
         String server = side.server();
         if (!agent.equals(side.pair().server().name()) && m.isHostAgent(agent)) {
             metrics.otherObserver.increment();
             return;
         }
-        boolean here = auditedHere(rec.key(), server);
-        context.forward(rec.withKey(server).withValue(new Routed(r, here, side, c, m)));
+        context.forward(new Record<>(server, new Routed(r, side, c, m), time, rec.headers()),
+                auditedHere(rec.key(), server) ? here : elsewhere);
     }
 
     private boolean auditedHere(byte[] key, String server) {
+        byte[] own = ownServers.computeIfAbsent(server, ownAddress);
+        return own.length > 0 && Arrays.equals(key, own);
+    }
+
+    /** The server's address as a key when its {@code by-server} partition is this task's; else no bytes. */
+    private byte[] ownAddress(String server) {
         byte[] address = server.getBytes(StandardCharsets.UTF_8);
-        return Arrays.equals(key, address) && Utils.toPositive(Utils.murmur2(address)) % partitions == partition;
+        return Utils.toPositive(Utils.murmur2(address)) % partitions == partition ? address : new byte[0];
     }
 }

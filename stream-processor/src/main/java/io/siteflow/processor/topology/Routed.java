@@ -10,17 +10,15 @@ import io.siteflow.rules.verdict.AuditSide;
  * record that crossed the {@code by-server} topic arrives without it ({@link #moved}) and the audit step
  * computes it there, as it does when the model in force changed in between.
  *
- * @param here           true when the task that routed it also audits that server (see {@link RouteStep}), so
- *                       the record skips the {@code by-server} topic
  * @param side           the audited pair and side it was routed for; null for a {@link #moved} record
  * @param classification its classification under {@code model}; null for a {@link #moved} record
  * @param model          the model in force when it was routed; null for a {@link #moved} record
  */
-record Routed(FlowRecord record, boolean here, AuditSide side, Classification classification, ActiveModel model) {
+record Routed(FlowRecord record, AuditSide side, Classification classification, ActiveModel model) {
 
     /** A record read from the {@code by-server} topic: the route step's results did not travel with it. */
     static Routed moved(FlowRecord record) {
-        return new Routed(record, false, null, null, null);
+        return new Routed(record, null, null, null);
     }
 
     /** True when the route step's results hold under {@code m} (computed under that same model). */

@@ -15,7 +15,6 @@ import static io.siteflow.processor.topology.TopologySpec.VERDICTS;
 import java.util.Map;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -57,53 +56,47 @@ public final class SiteflowTopology {
         // the dedupe and audit steps' own stores (StateStores)
         StateStores.addTo(builder, config);
 
-        // flow records as bytes, timestamped by arrival (LogAppendTime) until the parse step reads their start
-        KStream<byte[], Parsed> parsed = builder
+        // flow records as bytes, timestamped by arrival (LogAppendTime) until the parse step reads their start;
+        // parse, dedupe and route in one node (IngestStep), which hands each result to the child it is for
+        KStream<Object, Object> ingested = builder
                 .stream(FLOWS, Consumed.with(BYTES, BYTES).withTimestampExtractor(new UsePartitionTimeOnInvalidTimestamp())
                         .withName("flows"))
-                // parse; what does not parse becomes a dead letter
-                .processValues(() -> new ParseStep(metrics), Named.as("parse"));
+                .process(() -> new IngestStep(config, models, metrics), Named.as("parse-dedupe-route"),
+                        StateStores.DEDUPE_STORES);
 
         // dead letters to siteflow.dlq under their original key
-        parsed.filter((k, v) -> v instanceof Parsed.Bad, Named.as("unreadable"))
-                .mapValues(v -> ((Parsed.Bad) v).deadLetterJson(), Named.as("dead-letter"))
-                .to(DLQ, Produced.with(BYTES, STRING).withName("to-dlq"));
+        SiteflowTopology.<byte[], String>resultsOf(ingested).to(DLQ, Produced.with(BYTES, STRING)
+                .withName(IngestStep.DEAD_LETTERS));
 
-        Map<String, KStream<String, Routed>> routed = parsed
-                // readable records go on
-                .filter((k, v) -> v instanceof Parsed.Ok, Named.as("readable"))
-                .mapValues(v -> (Parsed.Ok) v, Named.as("record"))
-                // drop a record whose id was seen within the dedupe retention
-                .processValues(() -> new DedupeStep(metrics, config.dedupeRetention().toMillis()), Named.as("dedupe"), StateStores.DEDUPE_STORES)
-                // classify; keep records of audited pairs, keyed by each audited server they concern
-                .process(() -> new RouteStep(models, metrics, config.partitions()), Named.as("route"))
-                .split(Named.as("route-"))
-                .branch((k, v) -> v.here(), Branched.as("here"))
-                .defaultBranch(Branched.as("elsewhere"));
-        // a record read in its server's partition is audited by this task, with its classification; the others go
-        // to their server's task as bare records (the audit step classifies those again)
-        KStream<String, Routed> here = routed.get("route-here");
-        KStream<String, Routed> moved = routed.get("route-elsewhere")
-                .mapValues(Routed::record, Named.as("elsewhere"))
+        // a copy for another task's server goes there through the by-server topic as a bare record (the audit
+        // step classifies it again); a copy read in its server's partition goes straight to this task's audit
+        KStream<String, Routed> moved = SiteflowTopology.<String, Routed>resultsOf(ingested)
+                .mapValues(Routed::record, Named.as(IngestStep.ELSEWHERE))
                 .repartition(Repartitioned.with(STRING, FLOW_RECORD).withName(TopologySpec.BY_SERVER)
                         .withNumberOfPartitions(config.partitions()))
                 .mapValues(Routed::moved, Named.as("moved"));
+        KStream<String, Routed> here = resultsOf(ingested);
 
-        KStream<String, Output> out = here.merge(moved, Named.as("to-audit"))
+        KStream<String, String> out = here.merge(moved, Named.as(IngestStep.HERE))
                 // observer rule, window and cumulative aggregates, close windows, verdicts and alerts
                 .process(() -> new AuditStep(config, models, agents, metrics), Named.as("audit"),
                         StateStores.AUDIT_STORES);
 
-        // window verdicts to siteflow.verdicts keyed "server|remoteSite", alerts to siteflow.alerts
-        out.split(Named.as("output-"))
-                .branch((k, v) -> v.topic().equals(VERDICTS), Branched.withConsumer(s -> s
-                        .mapValues(Output::json, Named.as("verdict-json"))
-                        .to(VERDICTS, Produced.with(STRING, STRING).withName("to-verdicts")), "verdicts"))
-                .branch((k, v) -> v.topic().equals(ALERTS), Branched.withConsumer(s -> s
-                        .mapValues(Output::json, Named.as("alert-json"))
-                        .to(ALERTS, Produced.with(STRING, STRING).withName("to-alerts")), "alerts"));
+        // window verdicts to siteflow.verdicts keyed "server|remoteSite", alerts to siteflow.alerts (the audit
+        // step forwards each to its own child)
+        out.to(VERDICTS, Produced.with(STRING, STRING).withName(AuditStep.VERDICTS));
+        out.to(ALERTS, Produced.with(STRING, STRING).withName(AuditStep.ALERTS));
 
         return builder.build();
+    }
+
+    /**
+     * The results of {@link IngestStep} of one kind: the node forwards each result to the child for its kind
+     * (by name), so every child gets only records of its own types.
+     */
+    @SuppressWarnings("unchecked")
+    private static <K, V> KStream<K, V> resultsOf(KStream<Object, Object> ingested) {
+        return (KStream<K, V>) (KStream<?, ?>) ingested;
     }
 
     /**

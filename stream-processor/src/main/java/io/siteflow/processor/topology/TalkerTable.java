@@ -1,6 +1,7 @@
 package io.siteflow.processor.topology;
 
 import io.siteflow.model.FlowRecord;
+import io.siteflow.processor.topology.store.KeyTexts;
 import io.siteflow.processor.topology.store.WriteBehind;
 import io.siteflow.rules.model.Category;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -12,6 +13,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class TalkerTable {
     private final WriteBehind<TalkerStats> stats;
+    private final KeyTexts<TalkerKey> texts = new KeyTexts<>(TalkerKey::text);
 
     TalkerTable(KeyValueStore<String, TalkerStats> store) {
         this.stats = new WriteBehind<>(store);
@@ -22,12 +24,9 @@ final class TalkerTable {
         TalkerKey key = serverIsSource
                 ? new TalkerKey(server, 0, remote, r.dstPort(), category)
                 : new TalkerKey(server, r.dstPort(), remote, 0, category);
-        TalkerStats s = stats.get(key.text());
-        s = s == null ? new TalkerStats() : s;
         long out = serverIsSource ? r.bytes() : r.rbytes();
         long in = serverIsSource ? r.rbytes() : r.bytes();
-        s.add(r.start(), r.end(), out, in);
-        stats.put(key.text(), s);
+        stats.change(texts.of(key), TalkerStats::new).add(r.start(), r.end(), out, in);
     }
 
     /** Writes the changed rows to the store (the task commits). */

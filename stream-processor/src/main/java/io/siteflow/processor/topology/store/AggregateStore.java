@@ -5,6 +5,7 @@ import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.verdict.PairAggregate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -23,6 +24,14 @@ public final class AggregateStore {
     private final String prefix;
     private final WriteBehind<PairAggregate> aggregates;
     private final WriteBehind<long[]> connections;
+    /** Makes a new aggregate and notes that {@link #add} made one. */
+    private final Supplier<PairAggregate> fresh = this::created;
+    private boolean created;
+    private final KeyTexts<ConnectionKey> connectionKeys = new KeyTexts<>(this::connectionKey);
+
+    /** A connection of an aggregate, as the fields its key text is made of. */
+    private record ConnectionKey(String aggregate, int proto, String src, int srcPort, String dst, int dstPort) {
+    }
 
     public AggregateStore(String prefix, KeyValueStore<String, PairAggregate> store, WriteBehind<long[]> connections) {
         this.prefix = prefix;
@@ -30,26 +39,32 @@ public final class AggregateStore {
         this.connections = connections;
     }
 
-    /** Adds a record to the aggregate at {@code key}; true when that made a new aggregate. */
-    public boolean add(String key, FlowRecord r, Classification c, String remoteAddress) {
-        PairAggregate a = aggregates.get(key);
-        boolean created = a == null;
-        a = created ? new PairAggregate() : a;
-        a.add(r, c, remoteAddress);
-        a.dbConnections().lifetimes().forEach((conn, l) -> {
-            String k = connectionKey(key, conn);
-            long[] known = connections.get(k);
-            if (known == null) {
-                connections.put(k, l.clone());
-            } else {
-                known[0] = Math.min(known[0], l[0]);
-                known[1] = Math.max(known[1], l[1]);
-                connections.put(k, known);
-            }
-        });
-        a.dbConnections().clear();
-        aggregates.put(key, a);
+    /**
+     * Adds a record to the aggregate at {@code key}; true when that made a new aggregate.
+     *
+     * @param connection true for a DB record: its connection ({@link PairAggregate#connectionOf}) is kept under
+     *                   {@code <prefix>|<key>|<connection>}
+     */
+    public boolean add(String key, FlowRecord r, Classification c, String remoteAddress, boolean connection) {
+        created = false;
+        aggregates.change(key, fresh).addExceptConnection(r, c, remoteAddress);
+        if (connection) {
+            String k = connectionKeys.of(new ConnectionKey(key, r.proto(), r.src(), r.srcPort(), r.dst(), r.dstPort()));
+            long[] lifetime = connections.change(k, AggregateStore::noLifetime);
+            lifetime[0] = Math.min(lifetime[0], r.start());
+            lifetime[1] = Math.max(lifetime[1], r.end());
+        }
         return created;
+    }
+
+    private PairAggregate created() {
+        created = true;
+        return new PairAggregate();
+    }
+
+    /** A lifetime that any record's {@code [start, end]} replaces. */
+    private static long[] noLifetime() {
+        return new long[] {Long.MAX_VALUE, Long.MIN_VALUE};
     }
 
     /** Removes the aggregate at {@code key} with its connections; null when there is none. */
@@ -100,7 +115,8 @@ public final class AggregateStore {
         return prefix + "|" + key + "|";
     }
 
-    private String connectionKey(String key, String conn) {
-        return connectionPrefix(prefix, key) + conn;
+    private String connectionKey(ConnectionKey k) {
+        return connectionPrefix(prefix, k.aggregate())
+                + PairAggregate.connectionOf(k.proto(), k.src(), k.srcPort(), k.dst(), k.dstPort());
     }
 }

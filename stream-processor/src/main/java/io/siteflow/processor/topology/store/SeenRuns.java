@@ -26,7 +26,9 @@ public final class SeenRuns {
     private final long retentionMs;
     private long newest = Long.MIN_VALUE;
     private long sweptAt = Long.MIN_VALUE;
-    private String lastKey;
+    /** The run, chunk number and chunk of the last id: marked changed, in the store at the next flush. */
+    private String lastRun;
+    private long lastN;
     private Chunk last;
 
     public SeenRuns(KeyValueStore<String, Chunk> store, long retentionMs) {
@@ -56,12 +58,27 @@ public final class SeenRuns {
         return c;
     }
 
-    /** Marks (run, counter) seen at event time {@code time}; false when it had been seen before. */
-    public boolean firstTime(String run, long counter, long time) {
-        String key = run + '|' + (counter >>> CHUNK_SHIFT);
-        Chunk c = key.equals(lastKey) ? last : chunks.get(key);
-        if (c == null) {
-            c = new Chunk(new long[WORDS], time);
+    /**
+     * Marks the id's (run, counter) seen at event time {@code time}; false when it had been seen before.
+     *
+     * @param id      an id of the form {@code <run>-<counter>}
+     * @param dash    its last '-'
+     * @param counter its counter ({@link #counter})
+     */
+    public boolean firstTime(String id, int dash, long counter, long time) {
+        long n = counter >>> CHUNK_SHIFT;
+        // records of one run come in counter order: mostly in the chunk of the record before
+        boolean sameChunk = last != null && n == lastN && dash == lastRun.length() && id.startsWith(lastRun);
+        String run = null;
+        String key = null;
+        Chunk c = last;
+        if (!sameChunk) {
+            run = id.substring(0, dash);
+            key = run + '|' + n;
+            c = chunks.get(key);
+            if (c == null) {
+                c = new Chunk(new long[WORDS], time);
+            }
         }
         int bit = (int) (counter & ((1 << CHUNK_SHIFT) - 1));
         long mask = 1L << bit;
@@ -71,9 +88,10 @@ public final class SeenRuns {
         c.bits[bit >>> 6] |= mask;
         c.newest = Math.max(c.newest, time);
         newest = Math.max(newest, time);
-        if (c != last) {
+        if (!sameChunk) {
             chunks.put(key, c);
-            lastKey = key;
+            lastRun = run;
+            lastN = n;
             last = c;
         }
         return true;
@@ -82,7 +100,7 @@ public final class SeenRuns {
     /** Writes the changed entries (the task commits); every hour of event time, deletes the expired ones. */
     public void flush() {
         chunks.flush();
-        lastKey = null;
+        lastRun = null;
         last = null;
         if (newest != Long.MIN_VALUE && (sweptAt == Long.MIN_VALUE || newest - sweptAt >= SWEEP_EVERY_MS)) {
             sweptAt = newest;
@@ -102,7 +120,7 @@ public final class SeenRuns {
     /** Forgets the changes since the last flush (the transaction was aborted). */
     public void discard() {
         chunks.discard();
-        lastKey = null;
+        lastRun = null;
         last = null;
     }
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -50,6 +51,23 @@ public final class WriteBehind<V> {
     /** The value at {@code key}, live or read from the store; null when there is none. */
     public V get(String key) {
         return slot(key).value;
+    }
+
+    /**
+     * The live value at {@code key} to change in place, {@code absent}'s new one when there is none; marked as
+     * changed either way (the store has it after the next flush). One hash lookup: the same as {@link #get}
+     * followed by {@link #put} of the value.
+     */
+    public V change(String key, Supplier<? extends V> absent) {
+        Slot<V> s = slot(key);
+        if (s.value == null) {
+            s.value = absent.get();
+        }
+        if (!s.dirty) {
+            s.dirty = true;
+            dirty.add(s);
+        }
+        return s.value;
     }
 
     /** Sets (or marks as changed) the value at {@code key}; the store has it after the next flush. */

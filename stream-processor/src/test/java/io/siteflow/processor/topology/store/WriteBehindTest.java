@@ -33,6 +33,19 @@ class WriteBehindTest {
     }
 
     @Test
+    void changeGivesTheLiveValueOrMakesOneAndEitherReachesTheStoreOnFlush() {
+        store.put("a", 7L);
+        WriteBehind<Long> w = new WriteBehind<>(store);
+        assertEquals(7L, w.change("a", () -> 9L)); // the value there, not a new one
+        assertEquals(5L, w.change("b", () -> 5L)); // none there: made
+        assertEquals(5L, w.get("b"));
+        assertNull(store.get("b"));
+        w.flush();
+        assertEquals(5L, store.get("b"));
+        assertEquals(7L, store.get("a"));
+    }
+
+    @Test
     void readsThroughToTheStoreOnce() {
         store.put("a", 7L);
         WriteBehind<Long> w = new WriteBehind<>(store);
