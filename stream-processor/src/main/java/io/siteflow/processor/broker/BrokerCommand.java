@@ -65,7 +65,17 @@ public final class BrokerCommand implements Callable<Integer> {
     }
 
     /** Runs the command on its own (without the {@code siteflow} launcher). */
+    /** The command line of {@code broker} run on its own: a usage error prints one line and exits 64. */
+    public static CommandLine commandLine(BrokerCommand command) {
+        CommandLine cl = new CommandLine(command);
+        cl.setParameterExceptionHandler((ex, args) -> {
+            ex.getCommandLine().getErr().println("siteflow broker: " + ex.getMessage());
+            return ExitCodes.USAGE;
+        });
+        return cl;
+    }
+
     public static void main(String[] args) {
-        System.exit(new CommandLine(new BrokerCommand()).execute(args));
+        System.exit(commandLine(new BrokerCommand()).execute(args));
     }
 }
