@@ -45,6 +45,16 @@ public final class LabRecorder {
 
     /** Stops tcpdump and returns the packets it reported dropped by the kernel. */
     public long stop() throws IOException, InterruptedException {
+        return stop(process, log);
+    }
+
+    /**
+     * Stops a tcpdump process (SIGTERM, then a kill after 20 s) and returns the packets it reported dropped by the
+     * kernel in {@code log}, where its standard error went.
+     *
+     * @throws IOException when it did not stop or did not report its drops
+     */
+    public static long stop(Process process, Path log) throws IOException, InterruptedException {
         process.destroy();
         if (!process.waitFor(20, TimeUnit.SECONDS)) {
             process.destroyForcibly();

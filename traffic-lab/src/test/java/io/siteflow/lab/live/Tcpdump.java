@@ -2,6 +2,7 @@ package io.siteflow.lab.live;
 
 import static org.awaitility.Awaitility.await;
 
+import io.siteflow.lab.LabRecorder;
 import io.siteflow.lab.NetnsLab;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,9 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * tcpdump writing a pcap file inside a lab namespace, the reference a live capture is compared with:
@@ -19,7 +17,6 @@ import java.util.regex.Pattern;
  * once), root kept (no {@code -Z} drop, so it can write into a test's temporary directory).
  */
 final class Tcpdump {
-    private static final Pattern DROPPED = Pattern.compile("(\\d+) packets? dropped by kernel");
 
     private final Process process;
     private final Path file;
@@ -56,16 +53,6 @@ final class Tcpdump {
 
     /** Stops tcpdump (SIGTERM) and returns the kernel drops it reported. */
     long stop() throws IOException, InterruptedException {
-        process.destroy();
-        if (!process.waitFor(20, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new IOException("tcpdump did not stop");
-        }
-        String text = Files.readString(log);
-        Matcher m = DROPPED.matcher(text);
-        if (!m.find()) {
-            throw new IOException("tcpdump did not report drops: " + text);
-        }
-        return Long.parseLong(m.group(1));
+        return LabRecorder.stop(process, log);
     }
 }
