@@ -40,7 +40,7 @@ public final class ConfigXmlReader {
                 .map(j -> new Domain.JmsServer(j.text("name"), targets(j.text("target")))).toList();
         List<Domain.DataSource> sources = new ArrayList<>();
         for (XmlTree r : d.all("jdbc-system-resource")) {
-            sources.add(dataSource(r, dir, configXml));
+            dataSource(r, dir, configXml).ifPresent(sources::add);
         }
         List<Domain.CoherenceCluster> coherence = new ArrayList<>();
         for (XmlTree r : d.all("coherence-cluster-system-resource")) {
@@ -66,20 +66,13 @@ public final class ConfigXmlReader {
                 ssl, unicast, channels, s.child("name").map(XmlTree::origin).orElse(s.origin()));
     }
 
-    private Domain.DataSource dataSource(XmlTree r, Path dir, Path configXml) throws IOException {
+    /** The data source with its descriptor's URL; empty when the descriptor is missing or broken (reported). */
+    private Optional<Domain.DataSource> dataSource(XmlTree r, Path dir, Path configXml) throws IOException {
         String name = r.text("name");
-        String descriptor = r.text("descriptor-file-name");
-        Origin at = r.child("name").map(XmlTree::origin).orElse(r.origin());
-        if (descriptor.isEmpty()) {
-            return new Domain.DataSource(name, "", at);
-        }
-        Optional<XmlTree> ds = descriptor(dir, descriptor, configXml, r, "data source " + name);
-        if (ds.isEmpty()) {
-            return new Domain.DataSource(name, "", at);
-        }
-        Optional<XmlTree> url = ds.get().child("jdbc-driver-params").flatMap(p -> p.child("url"));
-        return new Domain.DataSource(name, url.map(XmlTree::text).orElse(""),
-                url.map(XmlTree::origin).orElse(ds.get().origin()));
+        Optional<XmlTree> ds = descriptor(dir, r.text("descriptor-file-name"), configXml, r, "data source " + name);
+        Optional<XmlTree> url = ds.flatMap(x -> x.child("jdbc-driver-params")).flatMap(p -> p.child("url"));
+        return ds.map(x -> new Domain.DataSource(name, url.map(XmlTree::text).orElse(""),
+                url.map(XmlTree::origin).orElse(x.origin())));
     }
 
     private Optional<Domain.CoherenceCluster> coherence(XmlTree r, Path dir, Path configXml) throws IOException {

@@ -70,10 +70,13 @@ record XmlTree(String name, String text, List<XmlTree> children, Origin origin) 
         Deque<Building> open = new ArrayDeque<>();
         XmlTree root = null;
         while (r.hasNext()) {
+            // where the previous event ended is where this one starts: an element's '<'
+            Location before = r.getLocation();
+            int line = before.getLineNumber();
+            int column = Math.max(1, before.getColumnNumber() - 1); // StAX counts one past the last character read
             int event = r.next();
             if (event == XMLStreamConstants.START_ELEMENT) {
-                Location l = r.getLocation();
-                open.push(new Building(r.getLocalName(), new Origin(file, l.getLineNumber(), l.getColumnNumber())));
+                open.push(new Building(r.getLocalName(), new Origin(file, line, column)));
             } else if (event == XMLStreamConstants.CHARACTERS || event == XMLStreamConstants.CDATA) {
                 if (!open.isEmpty()) {
                     open.peek().text.append(r.getText());

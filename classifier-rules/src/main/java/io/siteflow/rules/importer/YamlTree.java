@@ -14,12 +14,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A YAML document read with Jackson's streaming parser into nodes that keep their line and column: a mapping
  * ({@code entries}, keys in file order), a list ({@code items}) or a scalar ({@code text}). Immutable.
  */
 record YamlTree(Map<String, YamlTree> entries, List<YamlTree> items, String text, Origin origin) {
+    private static final Pattern MARK = Pattern.compile("line (\\d+), column (\\d+)");
     private static final YamlTree ABSENT = new YamlTree(Map.of(), List.of(), "", new Origin("", 0, 0));
 
     /** The value under a key, or an empty node. */
@@ -47,11 +50,26 @@ record YamlTree(Map<String, YamlTree> entries, List<YamlTree> items, String text
             }
             return Optional.of(node(p, shown));
         } catch (JsonProcessingException e) {
-            JsonLocation l = e.getLocation();
-            findings.error(l == null ? new Origin(shown, 1, 1) : new Origin(shown, l.getLineNr(), l.getColumnNr()),
-                    "", "YAML syntax error: " + e.getOriginalMessage().lines().findFirst().orElse(""));
+            findings.error(syntaxErrorAt(shown, e), "", "YAML syntax error: " + problem(e));
             return Optional.empty();
         }
+    }
+
+    /** SnakeYAML's last mark ({@code line 4, column 1}) is where it gave up; else the parser's location. */
+    private static Origin syntaxErrorAt(String file, JsonProcessingException e) {
+        JsonLocation l = e.getLocation();
+        Origin at = l == null ? new Origin(file, 1, 1) : new Origin(file, Math.max(1, l.getLineNr()), Math.max(1, l.getColumnNr()));
+        Matcher m = MARK.matcher(String.valueOf(e.getOriginalMessage()));
+        while (m.find()) {
+            at = new Origin(file, Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+        }
+        return at;
+    }
+
+    /** The last unindented line of SnakeYAML's message: what it expected and found. */
+    private static String problem(JsonProcessingException e) {
+        return String.valueOf(e.getOriginalMessage()).lines().filter(x -> !x.isBlank() && !Character.isWhitespace(x.charAt(0)))
+                .reduce((a, b) -> b).orElse("").trim();
     }
 
     private static YamlTree node(JsonParser p, String file) throws IOException {

@@ -27,7 +27,7 @@ class SiteImportGoldenTest {
 
         assertGolden(r);
         assertThat(r.diagnostics()).map(Diagnostic::toString).containsExactly(
-                SoaDomain.DIR.resolve("config/jdbc/opss-data-source-jdbc.xml") + ":6:10: " + LDAP);
+                SoaDomain.DIR.resolve("config/jdbc/opss-data-source-jdbc.xml") + ":6:5: " + LDAP);
         assertThat(r.complete()).isFalse();
     }
 
