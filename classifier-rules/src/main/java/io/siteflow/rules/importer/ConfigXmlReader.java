@@ -15,6 +15,7 @@ import java.util.Optional;
  */
 public final class ConfigXmlReader {
     static final int DEFAULT_LISTEN_PORT = 7001;
+    static final int DEFAULT_ADMINISTRATION_PORT = 9002;
 
     private final Findings findings;
 
@@ -46,8 +47,10 @@ public final class ConfigXmlReader {
         for (XmlTree r : d.all("coherence-cluster-system-resource")) {
             coherence(r, dir, configXml).ifPresent(coherence::add);
         }
-        return Optional.of(new Domain(d.text("name"), d.text("admin-server-name"), servers, clusters, jms, sources,
-                coherence));
+        int adminPort = !"true".equals(d.text("administration-port-enabled")) ? 0
+                : d.child("administration-port").map(p -> port(p, "domain")).orElse(DEFAULT_ADMINISTRATION_PORT);
+        return Optional.of(new Domain(d.text("name"), d.text("admin-server-name"), adminPort, servers, clusters, jms,
+                sources, coherence));
     }
 
     private Domain.Server server(XmlTree s) {

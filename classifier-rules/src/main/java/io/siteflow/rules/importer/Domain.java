@@ -9,9 +9,12 @@ import java.util.List;
  *
  * @param name            the domain's name
  * @param adminServerName the server that is the Admin Server
+ * @param administrationPort the domain-wide administration port every server listens on when the domain
+ *                        enables it (WebLogic's default 9002), else 0
  */
-public record Domain(String name, String adminServerName, List<Server> servers, List<Cluster> clusters,
-        List<JmsServer> jmsServers, List<DataSource> dataSources, List<CoherenceCluster> coherenceClusters) {
+public record Domain(String name, String adminServerName, int administrationPort, List<Server> servers,
+        List<Cluster> clusters, List<JmsServer> jmsServers, List<DataSource> dataSources,
+        List<CoherenceCluster> coherenceClusters) {
 
     public Domain {
         servers = List.copyOf(servers);

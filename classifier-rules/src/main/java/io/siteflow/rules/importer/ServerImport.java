@@ -33,6 +33,7 @@ final class ServerImport {
         builder.ports().add(own, s.listenPort(), role, element + " listen-port");
         builder.ports().add(own, s.sslPort(), role, element + " ssl listen-port");
         builder.ports().add(Category.COHERENCE, s.unicastPort(), role, element + " coherence unicast-listen-port");
+        builder.ports().add(Category.ADMIN, domain.administrationPort(), role, element + " administration-port (domain)");
         for (Domain.Channel c : s.channels()) {
             String channel = element + " channel " + c.name() + " (" + c.protocol() + ")";
             builder.ports().add(PortRules.channelCategory(c.name(), c.protocol()), c.port(), role, channel);

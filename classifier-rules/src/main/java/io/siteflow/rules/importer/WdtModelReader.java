@@ -46,7 +46,9 @@ public final class WdtModelReader {
             return new Domain.CoherenceCluster(n, port(params, "ClusterListenPort", element, 0),
                     port(params, "UnicastListenPort", element, 0), params.origin().line() > 0 ? params.origin() : r.origin());
         });
-        return new Domain(topology.get("Name").text(), admin, servers, clusters, jms, sources, coherence);
+        int adminPort = !"true".equalsIgnoreCase(topology.get("AdministrationPortEnabled").text()) ? 0
+                : port(topology, "AdministrationPort", "domain", ConfigXmlReader.DEFAULT_ADMINISTRATION_PORT);
+        return new Domain(topology.get("Name").text(), admin, adminPort, servers, clusters, jms, sources, coherence);
     }
 
     private Domain.Server server(String name, YamlTree s) {

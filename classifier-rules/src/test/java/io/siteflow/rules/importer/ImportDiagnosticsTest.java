@@ -135,6 +135,26 @@ class ImportDiagnosticsTest {
     }
 
     @Test
+    void theDomainWideAdministrationPortIsAnAdminRuleForEveryServer() throws IOException {
+        Path config = write("config.xml", "<domain>\n  <name>d</name>\n  <admin-server-name>adm</admin-server-name>\n"
+                + "  <administration-port-enabled>true</administration-port-enabled>\n" + server("adm", "10.1.0.5")
+                + server("s1", "10.1.0.20") + "</domain>\n");
+        Path model = write("model.yaml", "topology:\n  Name: d\n  AdminServerName: adm\n  AdministrationPortEnabled: true\n"
+                + "  AdministrationPort: 9102\n  Server:\n    adm: { ListenAddress: 10.1.0.5 }\n"
+                + "    s1: { ListenAddress: 10.1.0.20 }\n");
+        Findings findings = new Findings();
+
+        String xml = importXml(config, HostsFile.none(), TnsNames.none()).yaml();
+        String wdt = SiteImport.fromWdtModel(model, options(HostsFile.none(), TnsNames.none()), findings).yaml();
+
+        assertThat(xml).contains("  # admin server adm administration-port (domain)\n  # server s1 administration-port (domain)\n"
+                + "  - { name: domain-admin-9002, category: ADMIN, proto: tcp, ports: [9002], peerRoles: [admin, app-server] }\n");
+        assertThat(wdt).contains("  - { name: domain-admin-9102, category: ADMIN, proto: tcp, ports: [9102], peerRoles:"
+                + " [admin, app-server] }\n");
+        assertThat(findings.all()).isEmpty();
+    }
+
+    @Test
     void aWdtModelThatIsNotYamlGivesItsLineAndColumn() throws IOException {
         Path model = write("model.yaml", "topology:\n    Name: d\n    Server: [a,\n");
         Findings findings = new Findings();
