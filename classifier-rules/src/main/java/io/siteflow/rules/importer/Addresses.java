@@ -24,6 +24,11 @@ final class Addresses {
         if (HostsFile.isAddress(text)) {
             return List.of(text);
         }
+        if (text.startsWith("@@")) {
+            findings.error(at, element, key + " " + text + " is a WDT token, not an address; host left out"
+                    + " (give the model with its variables resolved)");
+            return List.of();
+        }
         List<String> found = options.hosts().resolve(text);
         if (found.isEmpty()) {
             String why = options.hosts().fileName().isEmpty() ? "is a host name and no --hosts file was given"

@@ -2,6 +2,7 @@ package io.siteflow.rules.importer;
 
 import io.siteflow.rules.model.Category;
 import io.siteflow.rules.model.Role;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -55,13 +56,17 @@ final class ServerImport {
 
     /** Cluster, machine and JMS servers of a server, for its comment. */
     private String describe(Domain.Server s) {
-        StringBuilder sb = new StringBuilder();
+        List<String> about = new ArrayList<>();
         if (!s.cluster().isEmpty()) {
             String mode = domain.clusters().stream().filter(c -> c.name().equals(s.cluster()))
                     .map(Domain.Cluster::messagingMode).filter(m -> !m.isEmpty()).findFirst()
                     .map(m -> ", " + m + " messaging").orElse("");
-            sb.append(" (cluster ").append(s.cluster()).append(mode).append(')');
+            about.add("cluster " + s.cluster() + mode);
         }
+        if (!s.machine().isEmpty()) {
+            about.add("machine " + s.machine());
+        }
+        StringBuilder sb = new StringBuilder(about.isEmpty() ? "" : " (" + String.join("; ", about) + ")");
         String jms = domain.jmsServers().stream().filter(j -> j.targets().contains(s.name()))
                 .map(Domain.JmsServer::name).sorted().collect(Collectors.joining(", "));
         if (!jms.isEmpty()) {

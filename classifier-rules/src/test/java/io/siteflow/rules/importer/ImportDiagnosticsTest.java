@@ -155,6 +155,19 @@ class ImportDiagnosticsTest {
     }
 
     @Test
+    void aWdtTokenInPlaceOfAnAddressIsReported() throws IOException {
+        Path model = write("model.yaml", "topology:\n  Name: d\n  Server:\n"
+                + "    s1: { ListenAddress: '@@PROP:Server.s1.ListenAddress@@' }\n");
+        Findings findings = new Findings();
+
+        SiteImport.Result r = SiteImport.fromWdtModel(model, options(HostsFile.none(), TnsNames.none()), findings);
+
+        assertThat(messages(r)).containsExactly(model + ":4:5: server s1: listen-address"
+                + " @@PROP:Server.s1.ListenAddress@@ is a WDT token, not an address; host left out"
+                + " (give the model with its variables resolved)");
+    }
+
+    @Test
     void aWdtModelThatIsNotYamlGivesItsLineAndColumn() throws IOException {
         Path model = write("model.yaml", "topology:\n    Name: d\n    Server: [a,\n");
         Findings findings = new Findings();
