@@ -42,6 +42,12 @@ public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, 
         kafka = Map.copyOf(kafka);
     }
 
+    /** These settings with other topic partitions and replication. */
+    public ProcessorSettings withTopics(SiteflowTopics other) {
+        return new ProcessorSettings(bootstrap, sitesFile, httpPort, httpBind, advertisedHost, httpToken, kafka,
+                stateDir, topology, other);
+    }
+
     /** Kafka Streams commits (and the queries see new state) this often unless {@code --kafka} says otherwise. */
     public static final long COMMIT_INTERVAL_MS = 500;
 
