@@ -176,7 +176,8 @@ public final class ProcessCommand implements Callable<Integer> {
         }
     }
 
-    private ProcessorSettings settings() {
+    /** The settings the parsed options give (package-private for tests). */
+    ProcessorSettings settings() {
         TopologyConfig topology = TopologyConfig.DEFAULTS.withApplicationId(applicationId).withWindow(window, grace);
         if (httpPort < 0 || httpPort > 65535) {
             throw new IllegalArgumentException("--http-port: " + httpPort + " is not a port (0-65535)");
