@@ -77,6 +77,11 @@ public final class BrokerCommand implements Callable<Integer> {
             + "e.g. TLS and SASL listeners (docs/OPERATIONS.md, \"Security\")")
     Path brokerConfig;
 
+    @Option(names = "--scram-credentials", paramLabel = "FILE", description = "SCRAM users created when the "
+            + "storage is formatted (first start), one per line as kafka-storage format --add-scram takes them: "
+            + "SCRAM-SHA-512=[name=admin,password=...]; keep the file readable by the broker's user only")
+    Path scramCredentials;
+
     @Option(names = "--start-timeout", paramLabel = "SECONDS", description = "how long to wait for the node to "
             + "answer; a cluster node waits for a majority of the voters (default: ${DEFAULT-VALUE})")
     int startTimeoutSeconds = 120;
@@ -93,7 +98,10 @@ public final class BrokerCommand implements Callable<Integer> {
             quorum = broker.quorum();
             broker.start();
             if (quorum.size() == 1) {
-                TopicAdmin.ensureTopics(broker.bootstrap(), SiteflowTopics.forBrokers(partitions, 1));
+                try (org.apache.kafka.clients.admin.Admin admin =
+                        org.apache.kafka.clients.admin.Admin.create(broker.clientConfig())) {
+                    TopicAdmin.ensureTopics(admin, SiteflowTopics.forBrokers(partitions, 1));
+                }
             } else {
                 ClusterTopics.createWhenAllJoin(broker, SiteflowTopics.forBrokers(partitions, quorum.size()),
                         err);
@@ -156,6 +164,15 @@ public final class BrokerCommand implements Callable<Integer> {
             throw usage(e.getMessage());
         }
         serverProperties().forEach((k, v) -> b.property((String) k, (String) v));
+        if (scramCredentials != null) {
+            try {
+                Files.readAllLines(scramCredentials).stream().map(String::strip)
+                        .filter(l -> !l.isEmpty() && !l.startsWith("#")).forEach(b::scram);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("--scram-credentials " + scramCredentials + ": cannot read: "
+                        + e.getMessage(), e);
+            }
+        }
         return b;
     }
 

@@ -1,12 +1,10 @@
 package io.siteflow.processor.broker;
 
 import java.io.PrintWriter;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +28,7 @@ final class ClusterTopics {
     static Thread createWhenAllJoin(EmbeddedKafkaBroker broker, SiteflowTopics spec, PrintWriter err) {
         int expected = broker.quorum().size();
         Thread t = new Thread(() -> {
-            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrap()))) {
+            try (Admin admin = Admin.create(broker.clientConfig())) {
                 int seen = 0;
                 while (seen < expected) {
                     seen = brokers(admin);

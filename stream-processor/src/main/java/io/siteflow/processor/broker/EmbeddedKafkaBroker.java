@@ -56,6 +56,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private final KraftQuorum.HostPort advertised;
     private final String clusterId;
     private final List<String> scram;
+    private final Map<String, Object> selfClient;
     private KafkaRaftServer server;
     private boolean closed;
 
@@ -79,6 +80,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         this.scram = List.copyOf(b.scram);
         this.startTimeout = b.startTimeout;
         this.overrides = (Properties) b.overrides.clone();
+        Map<String, Object> c = BrokerSettings.selfClient(BrokerSettings.of(quorum,
+                new KraftQuorum.HostPort(host, port), advertised, dataDir, overrides));
+        c.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        this.selfClient = Map.copyOf(c);
     }
 
     /** A builder for a broker that keeps its data in {@code dataDir} (created when missing). */
@@ -133,6 +138,14 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     /** {@code host:port} of the client listener, e.g. {@code 127.0.0.1:39092}; known before start. */
     public String bootstrap() {
         return new KraftQuorum.HostPort(host, port).toString();
+    }
+
+    /**
+     * Client properties for admin calls to this node: its client listener's address and security (the inter-broker
+     * login and trust store when {@code --broker-config} secures it).
+     */
+    public Map<String, Object> clientConfig() {
+        return selfClient;
     }
 
     /** The address clients are told to use ({@code --advertised}; the listen address unless given). */
@@ -253,9 +266,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     private void awaitReady() {
         long deadline = System.nanoTime() + startTimeout.toNanos();
-        Map<String, Object> conf = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
+        Map<String, Object> conf = new java.util.HashMap<>(selfClient);
+        conf.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+        conf.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
         try (Admin admin = Admin.create(conf)) {
             while (true) {
                 long left = deadline - System.nanoTime();

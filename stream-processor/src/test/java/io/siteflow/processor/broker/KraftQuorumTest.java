@@ -41,8 +41,8 @@ class KraftQuorumTest {
         assertThat(p.getProperty("node.id")).isEqualTo("3");
         assertThat(p.getProperty("controller.quorum.voters"))
                 .isEqualTo("1@127.0.0.1:29093,2@127.0.0.1:29193,3@127.0.0.1:29293");
-        assertThat(p.getProperty("listeners")).isEqualTo("PLAINTEXT://0.0.0.0:23092,CONTROLLER://127.0.0.1:29293");
-        assertThat(p.getProperty("advertised.listeners")).isEqualTo("PLAINTEXT://kafka3:9092");
+        assertThat(p.getProperty("listeners")).isEqualTo("CLIENT://0.0.0.0:23092,CONTROLLER://127.0.0.1:29293");
+        assertThat(p.getProperty("advertised.listeners")).isEqualTo("CLIENT://kafka3:9092");
         for (String key : List.of("default.replication.factor", "offsets.topic.replication.factor",
                 "transaction.state.log.replication.factor", "share.coordinator.state.topic.replication.factor")) {
             assertThat(p.getProperty(key)).as(key).isEqualTo("3");

@@ -59,9 +59,9 @@ class SiteflowTopicsTest {
         var p = BrokerSettings.of(KraftQuorum.single("127.0.0.1", 39093), new KraftQuorum.HostPort("127.0.0.1", 39092),
                 new KraftQuorum.HostPort("127.0.0.1", 39092), Path.of("/data/kafka"), new java.util.Properties());
         assertThat(p.getProperty("controller.quorum.voters")).isEqualTo("1@127.0.0.1:39093");
-        assertThat(p.getProperty("listeners")).isEqualTo("PLAINTEXT://127.0.0.1:39092,CONTROLLER://127.0.0.1:39093");
+        assertThat(p.getProperty("listeners")).isEqualTo("CLIENT://127.0.0.1:39092,CONTROLLER://127.0.0.1:39093");
         assertThat(p.getProperty("node.id")).isEqualTo("1");
-        assertThat(p.getProperty("advertised.listeners")).isEqualTo("PLAINTEXT://127.0.0.1:39092");
+        assertThat(p.getProperty("advertised.listeners")).isEqualTo("CLIENT://127.0.0.1:39092");
         assertThat(p.getProperty("offsets.topic.replication.factor")).isEqualTo("1");
         assertThat(p.getProperty("min.insync.replicas")).isEqualTo("1");
         assertThat(p.getProperty("share.coordinator.state.topic.replication.factor")).isEqualTo("1");
