@@ -11,6 +11,7 @@ import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
 import io.siteflow.model.wire.Topics;
 import io.siteflow.processor.app.ProcessCommand;
+import io.siteflow.processor.testing.SyntheticCluster;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -51,19 +52,6 @@ import picocli.CommandLine;
  * their jobs and nothing else, a client without valid credentials is refused, and no log line carries a secret.
  */
 class SecureBrokerIT {
-    private static final String SITES = """
-            threshold: 0.90
-            minCrossBytes: 1000
-            defaults: none
-            sites:
-              region1: { cidrs: [10.1.0.0/16] }
-              region2: { cidrs: [10.2.0.0/16] }
-            hosts:
-              - { address: 10.1.0.10, name: db1, role: db }
-              - { address: 10.2.0.20, name: wls3, role: app-server }
-            rules:
-              - { name: oracle-ports, category: DB, ports: [1521] }
-            """;
     private static final long T0 = 1_764_000_000_000L;
     private static final String APP = "it-secure";
 
@@ -135,7 +123,7 @@ class SecureBrokerIT {
             Path config = Files.writeString(dir.resolve("processor.properties"), client("processor",
                     processorPassword).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().toString()
                     .replace("\\", "\\\\")).reduce("", (a, l) -> a + l + "\n"));
-            Path sites = Files.writeString(dir.resolve("sites.yaml"), SITES);
+            Path sites = Files.writeString(dir.resolve("sites.yaml"), SyntheticCluster.SITES);
             ProcessCommand command = new ProcessCommand(null);
             StringWriter err = new StringWriter();
             CommandLine cl = ProcessCommand.commandLine(command).setErr(new PrintWriter(err, true))
