@@ -1,6 +1,7 @@
 package io.siteflow.processor.app;
 
 import io.siteflow.model.cli.ExitCodes;
+import io.siteflow.model.cli.KafkaClientProperties;
 import io.siteflow.processor.broker.SiteflowTopics;
 import io.siteflow.processor.broker.StopSignals;
 import io.siteflow.processor.topology.TopologyConfig;
@@ -67,9 +68,13 @@ public final class ProcessCommand implements Callable<Integer> {
     int partitions = SiteflowTopics.SINGLE_NODE.partitions();
 
     @Option(names = "--replication-factor", paramLabel = "R", description = "replication factor of the siteflow "
-            + "topics created at start and of the Streams internal topics (default: ${DEFAULT-VALUE}; 3 on a "
-            + "production cluster)")
-    int replicationFactor = SiteflowTopics.SINGLE_NODE.replicationFactor();
+            + "topics created at start and of the Streams internal topics (default: 3 on a cluster of three or more "
+            + "brokers, with min.insync.replicas=2; else the broker count)")
+    Integer replicationFactor;
+
+    @Option(names = "--kafka-config", paramLabel = "FILE",
+            description = "Kafka client and Streams properties file (TLS, SASL); --kafka options override it")
+    Path kafkaConfig;
 
     @Option(names = "--kafka", paramLabel = "K=V", description = "Kafka/Streams property (repeatable)")
     Map<String, String> kafka = new LinkedHashMap<>();
@@ -130,6 +135,9 @@ public final class ProcessCommand implements Callable<Integer> {
     private int run(ProcessorSettings settings, String yaml, PrintWriter err) {
         Optional<HttpFrontend> frontend = Optional.ofNullable(given.get());
         try {
+            if (replicationFactor == null) {
+                settings = settings.withTopics(Startup.replicationForCluster(settings));
+            }
             Startup.prepare(settings, yaml);
         } catch (RuntimeException e) {
             err.println("siteflow process: " + e.getMessage());
@@ -168,7 +176,8 @@ public final class ProcessCommand implements Callable<Integer> {
         }
     }
 
-    private ProcessorSettings settings() {
+    /** The settings the parsed options give (package-private for tests). */
+    ProcessorSettings settings() {
         TopologyConfig topology = TopologyConfig.DEFAULTS.withApplicationId(applicationId).withWindow(window, grace);
         if (httpPort < 0 || httpPort > 65535) {
             throw new IllegalArgumentException("--http-port: " + httpPort + " is not a port (0-65535)");
@@ -176,12 +185,21 @@ public final class ProcessCommand implements Callable<Integer> {
         if (partitions < 1) {
             throw new IllegalArgumentException("--partitions: " + partitions + " must be at least 1");
         }
-        if (replicationFactor < 1 || replicationFactor > Short.MAX_VALUE) {
+        if (replicationFactor != null && (replicationFactor < 1 || replicationFactor > Short.MAX_VALUE)) {
             throw new IllegalArgumentException("--replication-factor: " + replicationFactor + " must be at least 1");
         }
+        Map<String, String> properties = new LinkedHashMap<>();
+        if (kafkaConfig != null) {
+            try {
+                properties.putAll(KafkaClientProperties.load(kafkaConfig));
+            } catch (IOException e) {
+                throw new IllegalArgumentException("--kafka-config " + e.getMessage(), e);
+            }
+        }
+        properties.putAll(kafka);
         return new ProcessorSettings(bootstrap, sites, httpPort, httpBind,
-                advertisedHost == null ? httpBind : advertisedHost, httpToken, kafka, stateDir, topology,
-                new SiteflowTopics(partitions, (short) replicationFactor));
+                advertisedHost == null ? httpBind : advertisedHost, httpToken, properties, stateDir, topology,
+                new SiteflowTopics(partitions, (short) (replicationFactor == null ? 1 : replicationFactor)));
     }
 
     /** Asks a running command to stop, as SIGTERM does. */

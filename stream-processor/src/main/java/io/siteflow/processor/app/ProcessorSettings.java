@@ -42,6 +42,15 @@ public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, 
         kafka = Map.copyOf(kafka);
     }
 
+    /** These settings with other topic partitions and replication. */
+    public ProcessorSettings withTopics(SiteflowTopics other) {
+        return new ProcessorSettings(bootstrap, sitesFile, httpPort, httpBind, advertisedHost, httpToken, kafka,
+                stateDir, topology, other);
+    }
+
+    /** Standby copies of each task's state on other instances unless {@code --kafka num.standby.replicas=} says. */
+    public static final int STANDBY_REPLICAS = 1;
+
     /** Kafka Streams commits (and the queries see new state) this often unless {@code --kafka} says otherwise. */
     public static final long COMMIT_INTERVAL_MS = 500;
 
@@ -54,6 +63,9 @@ public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, 
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put("processing.exception.handler.global.enabled", "true");
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, String.valueOf(topics.replicationFactor()));
+        // a standby keeps a copy of each task's stores on another instance: when an instance dies its tasks resume
+        // there instead of restoring the changelogs from the start; with one instance Kafka Streams makes none
+        p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, String.valueOf(STANDBY_REPLICAS));
         // a task reads siteflow.flows (timestamped by arrival) and by-server (by event time): waiting for one to
         // order records by timestamp across both means nothing here, and the check formats log text for every
         // record when one of them is empty (5% of the stream thread in bench/streams.sh)

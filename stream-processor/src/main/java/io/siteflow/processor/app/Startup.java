@@ -2,6 +2,8 @@ package io.siteflow.processor.app;
 
 import io.siteflow.processor.broker.SiteflowTopics;
 import io.siteflow.processor.broker.TopicAdmin;
+import io.siteflow.processor.broker.TopicCheck;
+import java.util.List;
 import io.siteflow.processor.topology.TopologySpec;
 import java.util.HashMap;
 import java.util.Map;
@@ -37,6 +39,7 @@ final class Startup {
     static void prepare(ProcessorSettings settings, String yaml) {
         try (Admin admin = Admin.create(client(settings))) {
             TopicAdmin.ensureTopics(admin, settings.topics());
+            requireSafe(TopicCheck.run(admin, settings.topics().names()));
             checkPartitions(admin, settings.streamsProperties().getProperty(StreamsConfig.APPLICATION_ID_CONFIG));
         } catch (TopicAdmin.TopicAdminException e) {
             throw new IllegalStateException("topics: " + e.getMessage(), e);
@@ -52,6 +55,41 @@ final class Startup {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("publish site model: interrupted", e);
+        }
+    }
+
+    /**
+     * The replication the siteflow topics get when {@code --replication-factor} is not given:
+     * {@link SiteflowTopics#forBrokers} of the cluster's broker count.
+     *
+     * @throws IllegalStateException naming the bootstrap when the cluster does not answer within 30 s
+     */
+    static SiteflowTopics replicationForCluster(ProcessorSettings settings) {
+        try (Admin admin = Admin.create(client(settings))) {
+            int brokers = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).size();
+            return SiteflowTopics.forBrokers(settings.topics().partitions(), Math.max(1, brokers));
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("topics: cannot count the brokers of " + settings.bootstrap() + ": "
+                    + (e.getCause() != null ? e.getCause() : e), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("topics: interrupted while counting the brokers", e);
+        }
+    }
+
+    /**
+     * Refuses to start on a topic unsafe for its job (the rows {@code siteflow topics check} marks unsafe) and
+     * logs each warning once.
+     */
+    static void requireSafe(TopicCheck check) {
+        check.rows(TopicCheck.Status.WARN).forEach(r -> LOG.warn("topic {}: {}", r.topic(),
+                String.join("; ", r.findings())));
+        List<TopicCheck.Row> unsafe = check.rows(TopicCheck.Status.UNSAFE);
+        if (!unsafe.isEmpty()) {
+            throw new IllegalStateException("unsafe topics, refusing to start: " + unsafe.stream()
+                    .map(r -> r.topic() + ": " + String.join("; ", r.findings()))
+                    .collect(java.util.stream.Collectors.joining("; "))
+                    + " (siteflow topics check prints them all; docs/OPERATIONS.md, \"Topic safety\")");
         }
     }
 

@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -30,11 +32,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real single-node Kafka broker in KRaft mode (broker and controller in one process), for the
- * demo, tests and small sites. Storage is formatted on the first start (when {@code meta.properties}
- * is missing) and kept in the data directory, so a restart on the same directory keeps topics and
- * records. Both ports are chosen before start (free ones unless given); the broker listens on
- * 127.0.0.1 unless told otherwise.
+ * A real Kafka node in KRaft mode (broker and controller in one process): a single-node broker for the demo, tests
+ * and small sites, or one node of a cluster whose every node has both roles ({@link Builder#quorum}). Storage is
+ * formatted on the first start (when {@code meta.properties} is missing) with the given cluster id, or a random one,
+ * and kept in the data directory, so a restart on the same directory keeps topics and records; a directory formatted
+ * for another cluster or node id is refused. Both ports are chosen before start (free ones unless given); the broker
+ * listens on 127.0.0.1 unless told otherwise.
  *
  * <p>Life cycle: {@link #start()} once, then {@link #close()}; a closed broker cannot be started
  * again (make a new one on the same directory). {@code start} and {@code close} are synchronized;
@@ -49,6 +52,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private final int controllerPort;
     private final Duration startTimeout;
     private final Properties overrides;
+    private final KraftQuorum quorum;
+    private final KraftQuorum.HostPort advertised;
+    private final String clusterId;
+    private final List<String> scram;
+    private final Map<String, Object> selfClient;
     private KafkaRaftServer server;
     private boolean closed;
 
@@ -56,13 +64,26 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         this.host = b.host;
         this.dataDir = b.dataDir;
         this.port = b.port == 0 ? Ports.free(b.host) : b.port;
-        int cport = b.controllerPort == 0 ? Ports.free(b.host) : b.controllerPort;
-        while (cport == port) {
-            cport = Ports.free(b.host);
+        if (b.quorum != null) {
+            this.quorum = b.quorum;
+            this.controllerPort = b.quorum.self().port();
+        } else {
+            int cport = b.controllerPort == 0 ? Ports.free(b.host) : b.controllerPort;
+            while (cport == port) {
+                cport = Ports.free(b.host);
+            }
+            this.controllerPort = cport;
+            this.quorum = KraftQuorum.single(b.host, cport);
         }
-        this.controllerPort = cport;
+        this.advertised = b.advertised != null ? b.advertised : new KraftQuorum.HostPort(b.host, port);
+        this.clusterId = b.clusterId;
+        this.scram = List.copyOf(b.scram);
         this.startTimeout = b.startTimeout;
         this.overrides = (Properties) b.overrides.clone();
+        Map<String, Object> c = BrokerSettings.selfClient(BrokerSettings.of(quorum,
+                new KraftQuorum.HostPort(host, port), advertised, dataDir, overrides));
+        c.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+        this.selfClient = Map.copyOf(c);
     }
 
     /** A builder for a broker that keeps its data in {@code dataDir} (created when missing). */
@@ -84,8 +105,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
         long t0 = System.nanoTime();
         Ports.requireFree(host, port, "broker");
-        Ports.requireFree(host, controllerPort, "controller");
-        Properties props = BrokerSettings.of(host, port, controllerPort, dataDir, overrides);
+        Ports.requireFree(quorum.self().host(), controllerPort, "controller");
+        Properties props = BrokerSettings.of(quorum, new KraftQuorum.HostPort(host, port), advertised, dataDir,
+                overrides);
         KafkaConfig config;
         try {
             config = new KafkaConfig(props, false);
@@ -108,13 +130,32 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             guard.close();
         }
         awaitReady();
-        LOG.info("kafka broker up on {} (controller {}:{}, data {}) in {} ms", bootstrap(), host, controllerPort,
-                dataDir, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+        LOG.info("kafka broker up on {} (node {} of {}, controller {}, data {}) in {} ms", bootstrap(),
+                quorum.nodeId(), quorum.spelled(), quorum.self(), dataDir,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
     }
 
-    /** {@code host:port} of the PLAINTEXT listener, e.g. {@code 127.0.0.1:39092}; known before start. */
+    /** {@code host:port} of the client listener, e.g. {@code 127.0.0.1:39092}; known before start. */
     public String bootstrap() {
-        return host + ":" + port;
+        return new KraftQuorum.HostPort(host, port).toString();
+    }
+
+    /**
+     * Client properties for admin calls to this node: its client listener's address and security (the inter-broker
+     * login and trust store when {@code --broker-config} secures it).
+     */
+    public Map<String, Object> clientConfig() {
+        return selfClient;
+    }
+
+    /** The address clients are told to use ({@code --advertised}; the listen address unless given). */
+    public String advertised() {
+        return advertised.toString();
+    }
+
+    /** The controller quorum this node belongs to (a one-node quorum for a single-node broker). */
+    public KraftQuorum quorum() {
+        return quorum;
     }
 
     /** The client port. */
@@ -158,24 +199,52 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private void formatIfNeeded() {
         try {
             Files.createDirectories(dataDir);
-            if (Files.exists(dataDir.resolve("meta.properties"))) {
+            Path meta = dataDir.resolve("meta.properties");
+            if (Files.exists(meta)) {
+                requireSameIdentity(meta);
                 return;
             }
             String dir = dataDir.toAbsolutePath().toString();
+            String id = clusterId != null ? clusterId : Uuid.randomUuid().toString();
             new Formatter()
                     .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
-                    .setNodeId(BrokerSettings.NODE_ID)
-                    .setClusterId(Uuid.randomUuid().toString())
+                    .setNodeId(quorum.nodeId())
+                    .setClusterId(id)
                     .setControllerListenerName(BrokerSettings.CONTROLLER_LISTENER)
                     .setMetadataLogDirectory(dir)
-                    .setDirectories(java.util.List.of(dir))
+                    .setDirectories(List.of(dir))
                     .setReleaseVersion(MetadataVersion.LATEST_PRODUCTION)
+                    .setScramArguments(scram)
                     .run();
-            LOG.info("formatted kafka storage in {}", dataDir);
+            LOG.info("formatted kafka storage in {} for cluster {}, node {}", dataDir, id, quorum.nodeId());
         } catch (IOException e) {
             throw new BrokerStartException("cannot create data directory " + dataDir + ": " + e.getMessage(), e);
+        } catch (BrokerStartException e) {
+            throw e;
         } catch (Exception e) {
             throw new BrokerStartException("cannot format kafka storage in " + dataDir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A data directory formatted for another cluster or node would have Kafka end the JVM (or, for another node id,
+     * join the quorum as the wrong voter): refuse it first, naming both ids.
+     */
+    private void requireSameIdentity(Path meta) throws IOException {
+        Properties stored = new Properties();
+        try (var in = Files.newBufferedReader(meta)) {
+            stored.load(in);
+        }
+        String storedCluster = stored.getProperty("cluster.id");
+        if (clusterId != null && !clusterId.equals(storedCluster)) {
+            throw new BrokerStartException("data directory " + dataDir + " belongs to cluster " + storedCluster
+                    + ", not " + clusterId + " (--cluster-id): give that cluster's id, or another --data-dir for a "
+                    + "new cluster");
+        }
+        String storedNode = stored.getProperty("node.id");
+        if (storedNode != null && !storedNode.equals(Integer.toString(quorum.nodeId()))) {
+            throw new BrokerStartException("data directory " + dataDir + " belongs to node " + storedNode
+                    + ", not " + quorum.nodeId() + " (--node-id): each node keeps its own directory");
         }
     }
 
@@ -197,9 +266,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     private void awaitReady() {
         long deadline = System.nanoTime() + startTimeout.toNanos();
-        Map<String, Object> conf = Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
+        Map<String, Object> conf = new java.util.HashMap<>(selfClient);
+        conf.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+        conf.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
         try (Admin admin = Admin.create(conf)) {
             while (true) {
                 long left = deadline - System.nanoTime();
@@ -236,6 +305,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         private int controllerPort;
         private Duration startTimeout = Duration.ofSeconds(60);
         private final Properties overrides = new Properties();
+        private KraftQuorum quorum;
+        private KraftQuorum.HostPort advertised;
+        private String clusterId;
+        private final List<String> scram = new ArrayList<>();
 
         private Builder(Path dataDir) {
             this.dataDir = Objects.requireNonNull(dataDir, "dataDir");
@@ -265,6 +338,48 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Makes this node one of a cluster: its id and the voters (its controller listens on its own voter entry,
+         * so {@link #controllerPort} no longer applies). Without it the broker is a one-node cluster.
+         */
+        public Builder quorum(KraftQuorum quorum) {
+            this.quorum = Objects.requireNonNull(quorum, "quorum");
+            return this;
+        }
+
+        /** The address clients are told to connect to; default the listen address. */
+        public Builder advertised(KraftQuorum.HostPort advertised) {
+            this.advertised = Objects.requireNonNull(advertised, "advertised");
+            return this;
+        }
+
+        /**
+         * The cluster id the storage is formatted with on first start (the same on every node) and that a formatted
+         * directory must carry; default a random one for a new single-node broker, and no check.
+         *
+         * @throws IllegalArgumentException when {@code id} is not a Kafka cluster id (22 characters of base64url)
+         */
+        public Builder clusterId(String id) {
+            try {
+                Uuid.fromString(id);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--cluster-id: '" + id + "' is not a Kafka cluster id (22 "
+                        + "characters of base64url, e.g. from 'kafka-storage random-uuid'): " + e.getMessage(), e);
+            }
+            this.clusterId = id;
+            return this;
+        }
+
+        /**
+         * SCRAM credentials written into the storage when it is formatted, in {@code kafka-storage format
+         * --add-scram} syntax ({@code SCRAM-SHA-512=[name=alice,password=...]}): the users exist before the first
+         * client connects.
+         */
+        public Builder scram(String credential) {
+            scram.add(Objects.requireNonNull(credential, "credential"));
+            return this;
+        }
+
         /** Any Kafka server property, applied after the single-node defaults. */
         public Builder property(String key, String value) {
             overrides.put(key, value);
@@ -273,7 +388,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
         /** The broker; its ports are fixed now (free ones picked when 0). */
         public EmbeddedKafkaBroker build() {
-            if (port != 0 && port == controllerPort) {
+            if (quorum == null && port != 0 && port == controllerPort) {
                 throw new IllegalArgumentException("port and controller port must differ, both are " + port);
             }
             return new EmbeddedKafkaBroker(this);

@@ -16,11 +16,21 @@ import java.util.Objects;
  * configs of each topic named in {@link io.siteflow.model.wire.Topics}, for creating them. Immutable.
  *
  * @param partitions        partitions of every topic except {@code siteflow.sites}, which has one
- * @param replicationFactor replication factor of every topic (1 on a single-node broker)
+ * @param replicationFactor replication factor of every topic (1 on a single-node broker, 3 on a cluster of three or
+ *                          more); from 3 up each topic also gets {@code min.insync.replicas=2}, so an acknowledged
+ *                          record survives the loss of any one broker while one broker may be down
  */
 public record SiteflowTopics(int partitions, short replicationFactor) {
     /** Three partitions, replication 1: the single-node default. */
     public static final SiteflowTopics SINGLE_NODE = new SiteflowTopics(3, (short) 1);
+
+    /** The replication a cluster of {@code brokers} nodes gets by default: {@code min(3, brokers)}. */
+    public static SiteflowTopics forBrokers(int partitions, int brokers) {
+        if (brokers < 1) {
+            throw new IllegalArgumentException("a cluster has at least 1 broker, got " + brokers);
+        }
+        return new SiteflowTopics(partitions, (short) Math.min(3, brokers));
+    }
 
     public SiteflowTopics {
         if (partitions < 1) {
@@ -53,12 +63,25 @@ public record SiteflowTopics(int partitions, short replicationFactor) {
                 topic(DLQ, partitions, Map.of()));
     }
 
+    /**
+     * The {@code min.insync.replicas} of every topic: 2 from replication factor 3 up (one broker may be down and a
+     * write still needs two copies), else 1.
+     */
+    public int minInsyncReplicas() {
+        return replicationFactor >= 3 ? 2 : 1;
+    }
+
     /** The topic names, in the order of {@link #topics()}. */
     public List<String> names() {
         return topics().stream().map(Topic::name).toList();
     }
 
     private Topic topic(String name, int parts, Map<String, String> configs) {
-        return new Topic(name, parts, replicationFactor, configs);
+        if (replicationFactor < 3) {
+            return new Topic(name, parts, replicationFactor, configs);
+        }
+        Map<String, String> withIsr = new java.util.TreeMap<>(configs);
+        withIsr.put("min.insync.replicas", Integer.toString(minInsyncReplicas()));
+        return new Topic(name, parts, replicationFactor, withIsr);
     }
 }

@@ -155,6 +155,30 @@ class ProcessCommandIT {
         }
     }
 
+    @Test
+    void refusesToStartOnASiteModelTopicThatRetentionWouldEmpty() throws Exception {
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).build()) {
+            broker.start();
+            try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+                    Map.of("bootstrap.servers", broker.bootstrap()))) {
+                admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic("siteflow.sites", 1,
+                        (short) 1))).all().get(30, TimeUnit.SECONDS);
+            }
+
+            StringWriter err = new StringWriter();
+            var cl = ProcessCommand.commandLine(new ProcessCommand());
+            cl.setOut(new PrintWriter(new StringWriter(), true));
+            cl.setErr(new PrintWriter(err, true));
+            int exit = cl.execute(args(broker));
+
+            assertThat(exit).isEqualTo(1);
+            assertThat(err.toString()).isEqualTo("siteflow process: unsafe topics, refusing to start: "
+                    + "siteflow.sites: cleanup.policy=delete: retention would delete the site model; it must be "
+                    + "compacted (cleanup.policy=compact) (siteflow topics check prints them all; "
+                    + "docs/OPERATIONS.md, \"Topic safety\")" + System.lineSeparator());
+        }
+    }
+
     record Running(ProcessCommand command, CompletableFuture<Integer> exit) {
     }
 

@@ -92,6 +92,7 @@ class ProcessCommandTest {
                 .containsEntry("replication.factor", "3")
                 .containsEntry("commit.interval.ms", "500")
                 .containsEntry("max.task.idle.ms", "-1")
+                .containsEntry("num.standby.replicas", "1")
                 .containsEntry("topics", "6 partitions, replication 3");
         assertThat(d.toString()).doesNotContain("t0ken", "password=y");
         assertThat(s.toString()).isEqualTo("ProcessorSettings" + d).doesNotContain("t0ken", "password=y");
@@ -104,5 +105,20 @@ class ProcessCommandTest {
                 io.siteflow.processor.topology.TopologyConfig.DEFAULTS, io.siteflow.processor.broker.SiteflowTopics.SINGLE_NODE);
 
         assertThat(s.streamsProperties().getProperty("commit.interval.ms")).isEqualTo("100");
+    }
+
+    @Test
+    void theKafkaConfigFileIsReadAndKafkaOptionsOverrideIt() throws Exception {
+        Path config = java.nio.file.Files.writeString(dir.resolve("processor.properties"),
+                "security.protocol=SASL_SSL\nnum.standby.replicas=2\nlinger.ms=20\n");
+        ProcessCommand command = new ProcessCommand(null);
+        new picocli.CommandLine(command).parseArgs("--bootstrap", "127.0.0.1:9092", "--sites", "sites.yaml",
+                "--kafka-config", config.toString(), "--kafka", "linger.ms=5");
+
+        java.util.Properties p = command.settings().streamsProperties();
+
+        assertThat(p.getProperty("security.protocol")).isEqualTo("SASL_SSL");
+        assertThat(p.getProperty("num.standby.replicas")).isEqualTo("2");
+        assertThat(p.getProperty("linger.ms")).isEqualTo("5");
     }
 }

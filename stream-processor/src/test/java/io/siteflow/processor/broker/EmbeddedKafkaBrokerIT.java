@@ -93,6 +93,24 @@ class EmbeddedKafkaBrokerIT {
     }
 
     @Test
+    void refusesADataDirectoryFormattedForAnotherClusterOrNodeNamingBothIds() {
+        try (EmbeddedKafkaBroker first = EmbeddedKafkaBroker.builder(dir).clusterId("MkU3OEVBNTcwNTJENDM2Qk").build()) {
+            first.start();
+        }
+
+        EmbeddedKafkaBroker other = EmbeddedKafkaBroker.builder(dir).clusterId("AAAAAAAAAAAAAAAAAAAAAA").build();
+        assertThatThrownBy(other::start).isInstanceOf(BrokerStartException.class)
+                .hasMessage("data directory " + dir + " belongs to cluster MkU3OEVBNTcwNTJENDM2Qk, not "
+                        + "AAAAAAAAAAAAAAAAAAAAAA (--cluster-id): give that cluster's id, or another --data-dir for a "
+                        + "new cluster");
+        EmbeddedKafkaBroker node2 = EmbeddedKafkaBroker.builder(dir).clusterId("MkU3OEVBNTcwNTJENDM2Qk")
+                .quorum(KraftQuorum.parse(2, "2@127.0.0.1:" + Ports.free("127.0.0.1"))).build();
+        assertThatThrownBy(node2::start).isInstanceOf(BrokerStartException.class)
+                .hasMessage("data directory " + dir + " belongs to node 1, not 2 (--node-id): each node keeps its own "
+                        + "directory");
+    }
+
+    @Test
     void refusesADataDirectoryAnotherBrokerUses() {
         try (EmbeddedKafkaBroker first = EmbeddedKafkaBroker.builder(dir).build()) {
             first.start();

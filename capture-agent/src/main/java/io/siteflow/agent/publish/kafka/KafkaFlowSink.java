@@ -2,6 +2,7 @@ package io.siteflow.agent.publish.kafka;
 
 import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.model.FlowRecord;
+import io.siteflow.model.cli.KafkaClientProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;

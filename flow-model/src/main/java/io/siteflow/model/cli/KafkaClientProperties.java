@@ -1,6 +1,5 @@
-package io.siteflow.agent.publish.kafka;
+package io.siteflow.model.cli;
 
-import io.siteflow.model.cli.Secrets;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;

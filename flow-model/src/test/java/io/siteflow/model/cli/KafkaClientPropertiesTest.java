@@ -1,4 +1,4 @@
-package io.siteflow.agent.publish.kafka;
+package io.siteflow.model.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
