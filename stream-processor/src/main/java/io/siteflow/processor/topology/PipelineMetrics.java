@@ -19,6 +19,7 @@ public final class PipelineMetrics {
     final Counter recordsIn;
     final Counter deadLetters;
     final Counter duplicates;
+    final Counter ahead;
     final Counter unaudited;
     final Counter noModel;
     final Counter otherObserver;
@@ -34,6 +35,7 @@ public final class PipelineMetrics {
         recordsIn = counter("records.in", "flow records read from siteflow.flows");
         deadLetters = counter("dlq", "records sent to siteflow.dlq");
         duplicates = counter("duplicates", "records dropped because their id was seen before");
+        ahead = counter("records.ahead", "records sent to siteflow.dlq because their start is ahead of the clock");
         unaudited = counter("records.unaudited", "records that concern no audited pair");
         noModel = counter("records.nomodel", "records dropped because no valid site model was in force");
         otherObserver = counter("records.other.observer", "records not counted: another agent observes the server");
@@ -58,6 +60,11 @@ public final class PipelineMetrics {
 
     public long deadLetters() {
         return (long) deadLetters.count();
+    }
+
+    /** Records dead-lettered because their start was too far ahead of the processor's clock. */
+    public long ahead() {
+        return (long) ahead.count();
     }
 
     public long duplicates() {
