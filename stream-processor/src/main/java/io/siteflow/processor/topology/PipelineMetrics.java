@@ -45,6 +45,16 @@ public final class PipelineMetrics {
                 .description("time spent closing windows and emitting verdicts").register(registry);
     }
 
+    /**
+     * The gauge {@code siteflow_processor_site_model_rejected}: 1 while the newest site model on
+     * {@code siteflow.sites} is rejected and an older one (or none) is in force, else 0.
+     */
+    public void siteModel(ModelCache models) {
+        Gauge.builder("siteflow.processor.site.model.rejected", models, m -> m.rejection().isPresent() ? 1 : 0)
+                .description("1 while the newest site model on siteflow.sites has errors and is not in force")
+                .register(registry);
+    }
+
     /** Counters in a private registry (tests, or when metrics are not exported). */
     public static PipelineMetrics unregistered() {
         return new PipelineMetrics(new SimpleMeterRegistry());
