@@ -153,6 +153,10 @@ class SystemdUnitsTest {
                 .containsKeys("IFACE", "FILTER", "BOOTSTRAP", "METRICS_PORT", "AGENT_OPTS", "SITEFLOW_HEAP");
         assertThat(EnvFile.parse(DeployFiles.read("conf/processor.env")))
                 .containsKeys("BOOTSTRAP", "HTTP_PORT", "HTTP_BIND", "PROCESSOR_OPTS", "SITEFLOW_HEAP");
+        // the processor refuses a non-loopback bind without --http-token unless --http-insecure says so
+        assertThat(EnvFile.parse(DeployFiles.read("conf/processor.env"))).containsEntry("HTTP_BIND", "127.0.0.1")
+                .containsEntry("PROCESSOR_OPTS", "");
+        assertThat(unit("siteflow-processor.service").value("Service", "Environment")).contains("HTTP_BIND=127.0.0.1 ");
         assertThat(EnvFile.parse(DeployFiles.read("conf/broker.env")))
                 .containsKeys("PORT", "CONTROLLER_PORT", "BROKER_OPTS", "SITEFLOW_HEAP");
     }

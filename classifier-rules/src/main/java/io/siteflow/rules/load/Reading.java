@@ -117,8 +117,18 @@ final class Reading {
         return path.isEmpty() ? key : path + "." + key;
     }
 
-    /** {@code "text"} as messages quote values. */
+    /** Characters of a value a message quotes at most. */
+    static final int QUOTE_MAX = 64;
+
+    /**
+     * {@code "text"} as messages quote values; a value longer than {@value #QUOTE_MAX} characters is cut:
+     * {@code "0.90000000000...0001" (300 characters)}, so a message stays short whatever the file holds.
+     */
     static String quote(String text) {
-        return "\"" + text + "\"";
+        if (text.length() <= QUOTE_MAX) {
+            return "\"" + text + "\"";
+        }
+        return "\"" + text.substring(0, QUOTE_MAX / 2) + "..." + text.substring(text.length() - QUOTE_MAX / 4)
+                + "\" (" + text.length() + " characters)";
     }
 }

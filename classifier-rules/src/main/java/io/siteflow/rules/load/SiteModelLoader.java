@@ -9,7 +9,6 @@ import io.siteflow.rules.model.Site;
 import io.siteflow.rules.model.SiteModel;
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,6 +23,10 @@ import java.util.Optional;
  * path; the model is only built when there is no error. Stateless and thread-safe.
  */
 public final class SiteModelLoader {
+    /** Decimal places a threshold may have (0.9, 0.95, 0.999999): its text in verdicts stays short. */
+    public static final int MAX_THRESHOLD_DECIMALS = 6;
+    /** Characters a line may have; checked before the YAML is parsed (a 2 MB line cost the parser 7.9 s). */
+    public static final int MAX_LINE_CHARS = 65_536;
     static final List<String> TOP_KEYS = List.of("threshold", "minCrossBytes", "defaults", "sites", "hosts",
             "rules", "audit");
 
@@ -36,12 +39,26 @@ public final class SiteModelLoader {
      * @throws IOException when the file cannot be read
      */
     public static LoadResult load(Path file) throws IOException {
-        return parse(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
+        return parse(file.toString(), read(file));
+    }
+
+    /**
+     * The text of a site model file, which must be UTF-8.
+     *
+     * @throws IOException when the file cannot be read, or (a {@link java.nio.charset.CharacterCodingException})
+     *                     when it is not UTF-8: the message gives the byte offset, e.g. {@code byte 17: 0xFF is
+     *                     not UTF-8 (a site model must be UTF-8)}
+     */
+    public static String read(Path file) throws IOException {
+        return Utf8Text.decode(Files.readAllBytes(file));
     }
 
     /** Validates YAML text; {@code fileName} is what diagnostics call it. Never throws for bad content. */
     public static LoadResult parse(String fileName, String yaml) {
         Diagnostics d = new Diagnostics(fileName);
+        if (!linesWithinBound(yaml, d)) {
+            return new LoadResult(Optional.empty(), d.sorted());
+        }
         Reading reading = new Reading(d);
         Optional<Map<String, Reading.At>> top = new YamlTreeReader(d).read(yaml)
                 .flatMap(root -> reading.mapping(new Reading.At(root, ""), TOP_KEYS, List.of("sites")));
@@ -73,6 +90,24 @@ public final class SiteModelLoader {
                 CanonicalForm.text(threshold, minCross, defaults, sites, hosts, rules, audit));
         return new LoadResult(Optional.of(new SiteModel(threshold, minCross, defaults, sites, hosts, rules, audit,
                 version)), all);
+    }
+
+    /** False, after reporting the first, when a line is longer than {@link #MAX_LINE_CHARS}. */
+    private static boolean linesWithinBound(String text, Diagnostics d) {
+        int line = 1;
+        int start = 0;
+        for (int i = 0; i <= text.length(); i++) {
+            if (i == text.length() || text.charAt(i) == '\n') {
+                if (i - start > MAX_LINE_CHARS) {
+                    d.error(line, MAX_LINE_CHARS + 1, "", "line is longer than " + MAX_LINE_CHARS + " characters ("
+                            + (i - start) + ")");
+                    return false;
+                }
+                line++;
+                start = i + 1;
+            }
+        }
+        return true;
     }
 
     private static Optional<Reading.At> opt(Map<String, Reading.At> f, String key) {
@@ -117,7 +152,14 @@ public final class SiteModelLoader {
             try {
                 BigDecimal v = new BigDecimal(s.text());
                 if (v.signum() >= 0 && v.compareTo(BigDecimal.ONE) <= 0 && s.type() != YamlNode.ScalarType.STRING) {
-                    return v;
+                    BigDecimal stripped = v.stripTrailingZeros();
+                    if (stripped.scale() <= MAX_THRESHOLD_DECIMALS) { // as written unless its zeros are many
+                        return v.scale() >= 0 && v.scale() <= MAX_THRESHOLD_DECIMALS ? v
+                                : stripped.setScale(Math.max(stripped.scale(), 0));
+                    }
+                    reading.error(at, Reading.quote(s.text()) + " has more than " + MAX_THRESHOLD_DECIMALS
+                            + " decimal places (a share such as 0.95)");
+                    return SiteModel.DEFAULT_THRESHOLD;
                 }
             } catch (NumberFormatException e) {
                 // reported below

@@ -41,12 +41,21 @@ public record Rule(String name, Category category, List<Match> matches, String o
      */
     public boolean shadows(Rule later) {
         for (Match mine : matches) {
-            boolean covered = later.matches.stream().anyMatch(mine::covers);
-            if (!covered) {
+            if (!coversOneOf(mine, later.matches)) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** A loop, not a stream: the shadowing check calls this up to millions of times per model. */
+    private static boolean coversOneOf(Match mine, List<Match> theirs) {
+        for (Match m : theirs) {
+            if (mine.covers(m)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The conditions as {@code key=values} separated by spaces, {@code (any flow)} when there are none. */

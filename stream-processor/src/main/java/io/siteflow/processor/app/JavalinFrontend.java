@@ -28,7 +28,7 @@ public final class JavalinFrontend implements HttpFrontend {
         if (s.httpPort() <= 0 || server != null) {
             return;
         }
-        server = new ApiServer(new ApiServer.Settings(s.httpBind(), s.httpPort(), token.get(), 2000),
+        server = new ApiServer(new ApiServer.Settings(s.httpBind(), s.httpPort(), token.get(), 2000, s.allowedHosts()),
                 rt.queries(), Optional.of(rt.queries().local()), rt.registry()::scrape).start();
     }
 

@@ -9,11 +9,15 @@ import io.siteflow.rules.load.LoadResult;
 import io.siteflow.rules.load.SiteModelLoader;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -33,12 +37,15 @@ import picocli.CommandLine;
  * given; none with {@code new ProcessCommand(null)}) until SIGINT/SIGTERM or {@link #stop()}, then stops cleanly.
  *
  * <p>Exit codes ({@link ExitCodes}): 0 after a clean stop; 1 when Kafka cannot be reached or Streams fails; 2 when the
- * sites file cannot be read or holds errors (each printed as {@code file:line:col: ...}); 64 for wrong usage.
+ * sites file cannot be read, is not UTF-8 (the message gives the byte offset), holds errors (each printed as
+ * {@code file:line:col: ...}) or is too large to publish ({@link #MAX_MODEL_BYTES}); 64 for wrong usage.
  */
 @Command(name = "process", mixinStandardHelpOptions = true,
         description = "Run the stream processor: classify flows, aggregate per audited pair, emit verdicts.")
 public final class ProcessCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(ProcessCommand.class);
+    /** Bytes of site model text one {@code siteflow.sites} record carries at most (1 MiB less 1 KiB of framing). */
+    static final int MAX_MODEL_BYTES = 1_048_576 - 1_024;
 
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -62,6 +69,15 @@ public final class ProcessCommand implements Callable<Integer> {
 
     @Option(names = "--http-token", paramLabel = "T", description = "bearer token the HTTP API requires")
     String httpToken = "";
+
+    @Option(names = "--http-insecure", description = "serve the API on an address other than loopback without "
+            + "--http-token (refused otherwise: anyone who reaches the port reads the API)")
+    boolean httpInsecure;
+
+    @Option(names = "--http-allowed-host", paramLabel = "NAME", description = "a name clients may reach the HTTP "
+            + "server by (Host header), besides the bind address, localhost and --advertised-host (repeatable); "
+            + "other names are refused (421) against DNS rebinding")
+    List<String> httpAllowedHosts = new ArrayList<>();
 
     @Option(names = "--partitions", paramLabel = "N", description = "partitions of the siteflow topics created "
             + "at start when missing (default: ${DEFAULT-VALUE}); existing topics are left as they are")
@@ -116,7 +132,7 @@ public final class ProcessCommand implements Callable<Integer> {
         String yaml;
         try {
             settings = settings();
-            yaml = Files.readString(sites, StandardCharsets.UTF_8);
+            yaml = SiteModelLoader.read(sites);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         } catch (IOException e) {
@@ -127,6 +143,15 @@ public final class ProcessCommand implements Callable<Integer> {
         model.diagnostics().forEach(err::println);
         err.flush();
         if (!model.errors().isEmpty()) {
+            return ExitCodes.INPUT;
+        }
+        int size = yaml.getBytes(StandardCharsets.UTF_8).length;
+        if (size > MAX_MODEL_BYTES) {
+            err.println("siteflow process: " + sites + " is " + size + " bytes; the site model travels as one record "
+                    + "on siteflow.sites, and Kafka takes records of at most " + MAX_MODEL_BYTES + " bytes of text "
+                    + "(the producer's max.request.size and the broker's message.max.bytes, 1 MiB, less room for the "
+                    + "record's framing)");
+            err.flush();
             return ExitCodes.INPUT;
         }
         return run(settings, yaml, err);
@@ -188,6 +213,11 @@ public final class ProcessCommand implements Callable<Integer> {
         if (replicationFactor != null && (replicationFactor < 1 || replicationFactor > Short.MAX_VALUE)) {
             throw new IllegalArgumentException("--replication-factor: " + replicationFactor + " must be at least 1");
         }
+        if (httpPort > 0 && httpToken.isEmpty() && !httpInsecure && !loopback(httpBind)) {
+            throw new IllegalArgumentException("--http-bind " + httpBind + " serves the API beyond this host "
+                    + "without a token: set --http-token, or say --http-insecure to serve it to anyone who reaches "
+                    + "the port");
+        }
         Map<String, String> properties = new LinkedHashMap<>();
         if (kafkaConfig != null) {
             try {
@@ -199,7 +229,17 @@ public final class ProcessCommand implements Callable<Integer> {
         properties.putAll(kafka);
         return new ProcessorSettings(bootstrap, sites, httpPort, httpBind,
                 advertisedHost == null ? httpBind : advertisedHost, httpToken, properties, stateDir, topology,
-                new SiteflowTopics(partitions, (short) (replicationFactor == null ? 1 : replicationFactor)));
+                new SiteflowTopics(partitions, (short) (replicationFactor == null ? 1 : replicationFactor)),
+                httpAllowedHosts);
+    }
+
+    /** True when every address {@code bind} names is a loopback address (false when it names none). */
+    private static boolean loopback(String bind) {
+        try {
+            return Arrays.stream(InetAddress.getAllByName(bind)).allMatch(InetAddress::isLoopbackAddress);
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     /** Asks a running command to stop, as SIGTERM does. */

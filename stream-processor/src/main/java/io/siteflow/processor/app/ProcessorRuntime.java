@@ -54,6 +54,7 @@ public final class ProcessorRuntime implements AutoCloseable {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         PipelineMetrics metrics = new PipelineMetrics(registry);
         ModelCache models = new ModelCache();
+        metrics.siteModel(models);
         TopologyConfig topology = settings.topology().withPartitions(Startup.flowsPartitions(settings));
         Topology built = SiteflowTopology.build(topology, models, metrics);
         Properties props = settings.streamsProperties();

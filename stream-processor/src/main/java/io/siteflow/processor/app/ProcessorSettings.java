@@ -5,6 +5,7 @@ import io.siteflow.processor.broker.SiteflowTopics;
 import io.siteflow.processor.topology.TopologyConfig;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -26,10 +27,20 @@ import org.apache.kafka.streams.StreamsConfig;
  * @param topics         partitions and replication of the siteflow topics created at start when missing; the
  *                       replication factor also applies to the Streams internal topics unless {@code --kafka}
  *                       sets {@code replication.factor}
+ * @param httpAllowedHosts names besides the bind address, {@code localhost} and {@code advertisedHost} that HTTP
+ *                       clients may give as {@code Host} ({@code --http-allowed-host})
  */
 public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, String httpBind,
                                 String advertisedHost, String httpToken, Map<String, String> kafka, Path stateDir,
-                                TopologyConfig topology, SiteflowTopics topics) {
+                                TopologyConfig topology, SiteflowTopics topics, List<String> httpAllowedHosts) {
+    /** Without further HTTP host names. */
+    public ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, String httpBind, String advertisedHost,
+                             String httpToken, Map<String, String> kafka, Path stateDir, TopologyConfig topology,
+                             SiteflowTopics topics) {
+        this(bootstrap, sitesFile, httpPort, httpBind, advertisedHost, httpToken, kafka, stateDir, topology, topics,
+                List.of());
+    }
+
     public ProcessorSettings {
         Objects.requireNonNull(bootstrap, "bootstrap");
         Objects.requireNonNull(sitesFile, "sitesFile");
@@ -40,12 +51,22 @@ public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, 
         Objects.requireNonNull(topology, "topology");
         Objects.requireNonNull(topics, "topics");
         kafka = Map.copyOf(kafka);
+        httpAllowedHosts = List.copyOf(httpAllowedHosts);
+    }
+
+    /** The names HTTP clients may give as {@code Host} besides the bind address and {@code localhost}. */
+    public List<String> allowedHosts() {
+        List<String> out = new java.util.ArrayList<>(httpAllowedHosts);
+        if (!out.contains(advertisedHost)) {
+            out.add(0, advertisedHost);
+        }
+        return List.copyOf(out);
     }
 
     /** These settings with other topic partitions and replication. */
     public ProcessorSettings withTopics(SiteflowTopics other) {
         return new ProcessorSettings(bootstrap, sitesFile, httpPort, httpBind, advertisedHost, httpToken, kafka,
-                stateDir, topology, other);
+                stateDir, topology, other, httpAllowedHosts);
     }
 
     /** Standby copies of each task's state on other instances unless {@code --kafka num.standby.replicas=} says. */
@@ -86,6 +107,7 @@ public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, 
         m.put("sites", sitesFile.toString());
         m.put("http", httpPort > 0 ? httpBind + ":" + httpPort : "off");
         m.put("http.token", httpToken.isEmpty() ? "none" : Secrets.MASK);
+        m.put("http.hosts", String.join(",", allowedHosts()));
         m.put("window", topology.window().toString());
         m.put("grace", topology.grace().toString());
         m.put("dedupe.retention", topology.dedupeRetention().toString());

@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
  * {@code /health} (503 until {@link SiteflowQueries#ready()}) and, when given this instance's
  * {@link StoreView}, the internal API other instances read it through ({@link StoreEndpoints},
  * {@link HttpInstanceClient}). With a token, {@code /api/*}, {@code /internal/*} and {@code /metrics} need it.
+ * Every path answers only to a {@code Host} that names this server ({@link HostCheck}).
  * Answers 502 when another instance does not answer, 503 while the stores are not queryable (rebalance).
  * Start once, stop once; thread-safe.
  */
@@ -36,17 +37,26 @@ public final class ApiServer implements AutoCloseable {
      * @param port         port, 0 for a free one
      * @param token        bearer token for {@code /api/*} and {@code /metrics}, empty for none
      * @param sseIntervalMs how often changed views are pushed
+     * @param allowedHosts  names besides the bound address and {@code localhost} that requests may give as
+     *                      {@code Host} ({@link HostCheck}: others get 421)
      */
-    public record Settings(String bind, int port, Optional<String> token, long sseIntervalMs) {
+    public record Settings(String bind, int port, Optional<String> token, long sseIntervalMs,
+                           List<String> allowedHosts) {
         public Settings {
             Objects.requireNonNull(bind, "bind");
             Objects.requireNonNull(token, "token");
+            allowedHosts = List.copyOf(allowedHosts);
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("--http-port must be 0-65535: " + port);
             }
             if (sseIntervalMs <= 0) {
                 throw new IllegalArgumentException("sse interval must be positive: " + sseIntervalMs);
             }
+        }
+
+        /** Answering only to the bound address, {@code localhost} and the loopback addresses. */
+        public Settings(String bind, int port, Optional<String> token, long sseIntervalMs) {
+            this(bind, port, token, sseIntervalMs, List.of());
         }
 
         public static Settings loopback(int port) {
@@ -90,6 +100,7 @@ public final class ApiServer implements AutoCloseable {
     }
 
     private void routes() {
+        app.before(new HostCheck(settings.bind(), settings.allowedHosts()));
         app.before(ctx -> {
             ctx.header("X-Content-Type-Options", "nosniff");
             ctx.header("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -117,11 +128,7 @@ public final class ApiServer implements AutoCloseable {
         app.get("/api/explain", ctx -> json(ctx, views.explain(queries, Params.text(ctx, "flow"))));
         app.sse("/api/events", events::connect);
         app.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.get()));
-        app.get("/health", ctx -> {
-            boolean up = queries.ready();
-            ctx.status(up ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).contentType(JSON)
-                    .result(up ? "{\"status\":\"UP\"}" : "{\"status\":\"STARTING\"}");
-        });
+        app.get("/health", this::health);
         app.exception(Params.BadRequest.class, (e, ctx) -> error(ctx, HttpStatus.BAD_REQUEST, e.getMessage()));
         app.exception(InstanceClient.RemoteQueryException.class, (e, ctx) -> {
             LOG.warn("api: {}", e.getMessage());
@@ -129,6 +136,19 @@ public final class ApiServer implements AutoCloseable {
         });
         app.exception(InvalidStateStoreException.class, (e, ctx) ->
                 error(ctx, HttpStatus.SERVICE_UNAVAILABLE, "state stores not queryable yet: " + e.getMessage()));
+    }
+
+    /**
+     * 200 {@code {"status":"UP"}} while Kafka Streams runs, 503 {@code {"status":"STARTING"}} before; with
+     * {@code "siteModel": "..."} saying why the newest site model is not in force (the processor runs on with the
+     * last good one, so the status stays).
+     */
+    private void health(Context ctx) {
+        boolean up = queries.ready();
+        Map<String, Object> body = new java.util.LinkedHashMap<>();
+        body.put("status", up ? "UP" : "STARTING");
+        queries.siteModelProblem().ifPresent(p -> body.put("siteModel", p));
+        ctx.status(up ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).contentType(JSON).result(ApiJson.write(body));
     }
 
     private void report(Context ctx) {

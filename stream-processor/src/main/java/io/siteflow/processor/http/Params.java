@@ -24,20 +24,38 @@ final class Params {
         }
     }
 
-    /** Epoch ms or an ISO-8601 instant ({@code 2026-11-29T22:00:00Z}); required. */
+    /** The latest instant a time parameter may give: the end of year 9999. */
+    static final Instant LAST = Instant.parse("9999-12-31T23:59:59.999Z");
+
+    /**
+     * Epoch ms or an ISO-8601 instant ({@code 2026-11-29T22:00:00Z}) from 1970 to the end of 9999; required.
+     * Anything else (including an instant no epoch ms can hold, {@code +999999999-12-31T23:59:59Z}) is a
+     * {@link BadRequest} naming the parameter.
+     */
     static long time(Context ctx, String name) {
         String v = ctx.queryParam(name);
         if (v == null || v.isBlank()) {
             throw new BadRequest(name + ": required (epoch ms or ISO-8601 instant)");
         }
+        Instant t;
         if (v.chars().allMatch(Character::isDigit) && v.length() <= 18) {
-            return Long.parseLong(v);
+            t = Instant.ofEpochMilli(Long.parseLong(v));
+        } else {
+            try {
+                t = Instant.parse(v);
+            } catch (DateTimeParseException e) {
+                throw new BadRequest(name + ": " + quote(v) + " is neither epoch ms nor an ISO-8601 instant");
+            }
         }
-        try {
-            return Instant.parse(v).toEpochMilli();
-        } catch (DateTimeParseException e) {
-            throw new BadRequest(name + ": \"" + v + "\" is neither epoch ms nor an ISO-8601 instant");
+        if (t.isBefore(Instant.EPOCH) || t.isAfter(LAST)) {
+            throw new BadRequest(name + ": " + quote(v) + " is outside " + Instant.EPOCH + " to " + LAST);
         }
+        return t.toEpochMilli();
+    }
+
+    /** {@code "value"}, cut after 100 characters. */
+    private static String quote(String v) {
+        return "\"" + (v.length() > 100 ? v.substring(0, 100) + "..." : v) + "\"";
     }
 
     /** An integer in {@code [min, max]}, {@code dflt} when absent. */

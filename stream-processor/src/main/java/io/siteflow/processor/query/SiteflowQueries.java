@@ -44,4 +44,12 @@ public interface SiteflowQueries {
 
     /** True when the processor is ready to answer (Kafka Streams RUNNING). */
     boolean ready();
+
+    /**
+     * Why the newest site model on {@code siteflow.sites} is not in force (an older one is, or none), empty when
+     * it is ({@link io.siteflow.processor.topology.ModelCache#rejection()}).
+     */
+    default java.util.Optional<String> siteModelProblem() {
+        return java.util.Optional.empty();
+    }
 }

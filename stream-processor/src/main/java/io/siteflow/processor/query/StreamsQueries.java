@@ -130,6 +130,12 @@ public final class StreamsQueries implements SiteflowQueries {
         return ready.getAsBoolean();
     }
 
+    @Override
+    public Optional<String> siteModelProblem() {
+        model(); // the text in the store, loaded if the global thread has not offered it yet
+        return models.rejection();
+    }
+
     private Optional<ActiveModel> model() {
         return models.forYaml(local.sitesYaml());
     }

@@ -1,6 +1,7 @@
 package io.siteflow.processor.topology;
 
 import io.siteflow.model.FlowRecordFormatException;
+import java.time.Duration;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -15,6 +16,12 @@ import org.apache.kafka.streams.processor.api.Record;
  *   <li>{@value #ELSEWHERE}: a {@link Routed} copy for another task's server (towards {@code by-server}).</li>
  * </ul>
  * Duplicates and records of no audited pair go nowhere (counted). Never throws for a bad value.
+ *
+ * <p>A readable record whose {@code start} is more than {@link #MAX_AHEAD} ahead of this processor's clock is a
+ * dead letter too (its reason says by how much): its event time would become the timestamp of what the topology
+ * writes (the {@code by-server} copy, verdicts, alerts), and Kafka refuses records more than
+ * {@code log.message.timestamp.after.max.ms} (1 h by default) ahead of the broker's clock, which would stop the
+ * processor on this record at every restart. A start before 1970 is read as 0 (the epoch).
  */
 final class IngestStep implements Processor<byte[], byte[], Object, Object> {
     /** The child that writes dead letters to {@code siteflow.dlq}. */
@@ -23,6 +30,8 @@ final class IngestStep implements Processor<byte[], byte[], Object, Object> {
     static final String HERE = "to-audit";
     /** The child that leads to the {@code by-server} topic. */
     static final String ELSEWHERE = "elsewhere";
+    /** How far ahead of this processor's clock a record's start may be (an agent's clock a little fast). */
+    static final Duration MAX_AHEAD = Duration.ofMinutes(5);
     private final TopologyConfig config;
     private final ModelCache models;
     private final PipelineMetrics metrics;
@@ -50,15 +59,25 @@ final class IngestStep implements Processor<byte[], byte[], Object, Object> {
         try {
             parsed = ParseStep.read(rec.value());
         } catch (FlowRecordFormatException e) {
-            metrics.deadLetters.increment();
-            context.forward(rec.withValue(ParseStep.deadLetter(e.getMessage(), rec.value(),
-                    context.recordMetadata().orElse(null))), DEAD_LETTERS);
+            deadLetter(rec, e.getMessage());
             return;
         }
         // event time from here on: the record's start (the topic's own timestamp is its arrival)
         long t = Math.max(parsed.record().start(), 0);
+        long now = context.currentSystemTimeMs();
+        if (t - now > MAX_AHEAD.toMillis()) {
+            metrics.ahead.increment();
+            deadLetter(rec, ParseStep.aheadOfClock(t, now, MAX_AHEAD));
+            return;
+        }
         if (dedupe.firstTime(parsed.record().id(), t)) {
             route.route(rec, t, parsed);
         }
+    }
+
+    private void deadLetter(Record<byte[], byte[]> rec, String error) {
+        metrics.deadLetters.increment();
+        context.forward(rec.withValue(ParseStep.deadLetter(error, rec.value(), context.recordMetadata().orElse(null))),
+                DEAD_LETTERS);
     }
 }

@@ -9,6 +9,8 @@ import io.siteflow.rules.classify.Classifier;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
@@ -35,6 +37,17 @@ final class ParseStep {
         } catch (IllegalArgumentException e) {
             throw new FlowRecordFormatException("address: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The reason a record starting at {@code start} is not used when the clock says {@code now} (epoch ms):
+     * {@code start 2027-01-01T00:00:00Z is PT2H ahead of this processor's clock (2026-12-31T22:00:00Z; at most
+     * PT5M is used): is the agent's clock wrong?}
+     */
+    static String aheadOfClock(long start, long now, Duration maxAhead) {
+        return "start " + Instant.ofEpochMilli(start) + " is " + Duration.ofMillis(start - now) + " ahead of this "
+                + "processor's clock (" + Instant.ofEpochMilli(now) + "; at most " + maxAhead + " is used): is the "
+                + "agent's clock wrong?";
     }
 
     /** The dead letter of an unreadable value read at {@code m} (null: unknown). */

@@ -19,6 +19,7 @@ public final class PipelineMetrics {
     final Counter recordsIn;
     final Counter deadLetters;
     final Counter duplicates;
+    final Counter ahead;
     final Counter unaudited;
     final Counter noModel;
     final Counter otherObserver;
@@ -34,6 +35,7 @@ public final class PipelineMetrics {
         recordsIn = counter("records.in", "flow records read from siteflow.flows");
         deadLetters = counter("dlq", "records sent to siteflow.dlq");
         duplicates = counter("duplicates", "records dropped because their id was seen before");
+        ahead = counter("records.ahead", "records sent to siteflow.dlq because their start is ahead of the clock");
         unaudited = counter("records.unaudited", "records that concern no audited pair");
         noModel = counter("records.nomodel", "records dropped because no valid site model was in force");
         otherObserver = counter("records.other.observer", "records not counted: another agent observes the server");
@@ -41,6 +43,16 @@ public final class PipelineMetrics {
         alerts = counter("alerts", "alerts written to siteflow.alerts");
         windowClose = Timer.builder("siteflow.processor.window.close")
                 .description("time spent closing windows and emitting verdicts").register(registry);
+    }
+
+    /**
+     * The gauge {@code siteflow_processor_site_model_rejected}: 1 while the newest site model on
+     * {@code siteflow.sites} is rejected and an older one (or none) is in force, else 0.
+     */
+    public void siteModel(ModelCache models) {
+        Gauge.builder("siteflow.processor.site.model.rejected", models, m -> m.rejection().isPresent() ? 1 : 0)
+                .description("1 while the newest site model on siteflow.sites has errors and is not in force")
+                .register(registry);
     }
 
     /** Counters in a private registry (tests, or when metrics are not exported). */
@@ -58,6 +70,11 @@ public final class PipelineMetrics {
 
     public long deadLetters() {
         return (long) deadLetters.count();
+    }
+
+    /** Records dead-lettered because their start was too far ahead of the processor's clock. */
+    public long ahead() {
+        return (long) ahead.count();
     }
 
     public long duplicates() {

@@ -98,6 +98,43 @@ class ProcessCommandIT {
     }
 
     @Test
+    void deadLettersARecordDatedHoursAheadAndKeepsRunningThroughARestart() throws Exception {
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).build()) {
+            broker.start();
+            Running first = start(broker, new StringWriter());
+            long now = System.currentTimeMillis();
+            long ahead = now + 2 * 3_600_000L;
+            // a record 2 h ahead (its by-server copy, alerts and verdicts would be dated then: Kafka refuses
+            // timestamps more than 1 h ahead of its clock), then records of now that close a window
+            try (KafkaProducer<byte[], byte[]> p = producer(broker.bootstrap())) {
+                send(p, record("f-1", ahead, 1521, 9_500));
+                send(p, record("n-1", now - 120_000, 1521, 9_500));
+                send(p, record("n-2", now, 1521, 100));
+            }
+
+            List<ConsumerRecord<String, String>> dlq = consume(broker.bootstrap(), "siteflow.dlq", 1);
+            assertThat(dlq).hasSize(1);
+            assertThat(dlq.get(0).value()).startsWith("{\"error\":\"start " + java.time.Instant.ofEpochMilli(ahead)
+                    + " is PT").contains(" ahead of this processor's clock (").contains("; at most PT5M is used): is the "
+                    + "agent's clock wrong?\",\"topic\":\"siteflow.flows\",\"partition\":");
+            assertThat(consume(broker.bootstrap(), "siteflow.verdicts", 1)).extracting(r -> VerdictJson.parse(
+                    r.value()).crossBytes()).containsExactly(9_500L);
+            ProcessorRuntime rt = first.command().runtime().orElseThrow();
+            assertThat(rt.metrics().ahead()).isEqualTo(1);
+            assertThat(rt.streams().state()).isEqualTo(KafkaStreams.State.RUNNING);
+            first.command().stop();
+            assertThat(first.exit().get(40, TimeUnit.SECONDS)).isEqualTo(0);
+
+            // the record is still on the topic: a restarted processor starts and runs (start() asserts RUNNING)
+            Running second = start(broker, new StringWriter());
+            assertThat(second.command().runtime().orElseThrow().streams().state())
+                    .isEqualTo(KafkaStreams.State.RUNNING);
+            second.command().stop();
+            assertThat(second.exit().get(40, TimeUnit.SECONDS)).isEqualTo(0);
+        }
+    }
+
+    @Test
     void resumesAfterARestartWithoutRepeatingClosedWindowsOrDuplicates() throws Exception {
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).build()) {
             broker.start();

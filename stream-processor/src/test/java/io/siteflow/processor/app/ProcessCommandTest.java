@@ -48,6 +48,58 @@ class ProcessCommandTest {
     }
 
     @Test
+    void namesTheByteOffsetWhenTheSitesFileIsNotUtf8() throws Exception {
+        Path sites = Files.write(dir.resolve("sites.yaml"),
+                "sites: {}\n# caf\u00e9\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+
+        int code = run("--bootstrap", "127.0.0.1:1", "--sites", sites.toString());
+
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("siteflow process: cannot read " + sites
+                + ": byte 15: 0xE9 is not UTF-8 (a site model must be UTF-8)" + System.lineSeparator());
+    }
+
+    @Test
+    void refusesASiteModelTooLargeForOneKafkaRecordBeforePublishingIt() throws Exception {
+        String comment = "# " + "x".repeat(1000) + "\n";
+        Path sites = Files.writeString(dir.resolve("sites.yaml"), "sites: {}\n" + comment.repeat(1100));
+
+        int code = run("--bootstrap", "127.0.0.1:1", "--sites", sites.toString());
+
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("siteflow process: " + sites + " is 1103310 bytes; the site model "
+                + "travels as one record on siteflow.sites, and Kafka takes records of at most 1047552 bytes of text "
+                + "(the producer's max.request.size and the broker's message.max.bytes, 1 MiB, less room for the "
+                + "record's framing)" + System.lineSeparator());
+    }
+
+    @Test
+    void refusesToServeTheApiBeyondLoopbackWithoutATokenUnlessToldItIsInsecure() {
+        Path missing = dir.resolve("missing.yaml");
+
+        int refused = run("--bootstrap", "127.0.0.1:1", "--sites", missing.toString(), "--http-bind", "0.0.0.0");
+        String refusal = err.toString();
+        err.getBuffer().setLength(0);
+        // the settings pass, so the command goes on to read the (missing) sites file
+        int insecure = run("--bootstrap", "127.0.0.1:1", "--sites", missing.toString(), "--http-bind", "0.0.0.0",
+                "--http-insecure");
+        String insecureErr = err.toString();
+        err.getBuffer().setLength(0);
+        int token = run("--bootstrap", "127.0.0.1:1", "--sites", missing.toString(), "--http-bind", "0.0.0.0",
+                "--http-token", "t0ken");
+        int loopback = run("--bootstrap", "127.0.0.1:1", "--sites", missing.toString(), "--http-bind", "localhost");
+
+        assertThat(refused).isEqualTo(64);
+        assertThat(refusal).isEqualTo("siteflow process: --http-bind 0.0.0.0 serves the API beyond this host without "
+                + "a token: set --http-token, or say --http-insecure to serve it to anyone who reaches the port"
+                + System.lineSeparator());
+        assertThat(insecure).isEqualTo(2);
+        assertThat(insecureErr).startsWith("siteflow process: cannot read " + missing + ": ");
+        assertThat(token).isEqualTo(2);
+        assertThat(loopback).isEqualTo(2);
+    }
+
+    @Test
     void rejectsADurationItCannotRead() {
         int code = run("--bootstrap", "127.0.0.1:1", "--sites", "x.yaml", "--window", "soon");
 

@@ -9,6 +9,7 @@ import io.siteflow.model.FlowRecordFormatException;
 import io.siteflow.model.FlowRecordJson;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import org.apache.kafka.streams.KeyValue;
@@ -58,6 +59,24 @@ class DeadLetterTest {
                         + "\"value\":null}");
         assertThat(d.metrics.deadLetters()).isEqualTo(5);
         assertThat(d.metrics.recordsIn()).isEqualTo(6);
+        assertThat(d.cumulative("10.2.0.20|region1").crossBytes()).isEqualTo(2000);
+    }
+
+    @Test
+    void sendsARecordStartingMoreThanFiveMinutesAheadOfTheClockToTheDeadLetterTopicWithTheReason() {
+        d.close();
+        d = new Driver(TopologyConfig.DEFAULTS, dir.resolve("clock"), Instant.ofEpochMilli(T0)).withSites(Flows.SITES_YAML);
+        String ahead = FlowRecordJson.toJson(flow().at(T0 + 3_600_000).id("r-ahead").bytes(5000, 0).build());
+        String nearlyAhead = FlowRecordJson.toJson(flow().at(T0 + 300_000).id("r-near").bytes(2000, 0).build());
+
+        d.sendRaw("10.2.0.20", bytes(ahead));
+        d.sendRaw("10.2.0.20", bytes(nearlyAhead));
+
+        assertThat(d.dlq.readKeyValuesToList()).extracting(kv -> kv.value).containsExactly(letter(
+                "start 2025-11-24T17:00:00Z is PT1H ahead of this processor's clock (2025-11-24T16:00:00Z; at most "
+                        + "PT5M is used): is the agent's clock wrong?", 0, ahead));
+        assertThat(d.metrics.ahead()).isEqualTo(1);
+        assertThat(d.metrics.deadLetters()).isEqualTo(1);
         assertThat(d.cumulative("10.2.0.20|region1").crossBytes()).isEqualTo(2000);
     }
 

@@ -41,12 +41,17 @@ final class Driver implements AutoCloseable {
     final TestOutputTopic<byte[], String> dlq;
 
     Driver(TopologyConfig config, Path stateDir) {
+        this(config, stateDir, Instant.now());
+    }
+
+    /** With the processor's wall clock starting at {@code wallClock} (it moves only when a test advances it). */
+    Driver(TopologyConfig config, Path stateDir, Instant wallClock) {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        driver = new TopologyTestDriver(SiteflowTopology.build(config, models, metrics), p);
+        driver = new TopologyTestDriver(SiteflowTopology.build(config, models, metrics), p, wallClock);
         flows = driver.createInputTopic(TopologySpec.FLOWS, new ByteArraySerializer(), new ByteArraySerializer());
         sites = driver.createInputTopic(TopologySpec.SITES, new StringSerializer(), new StringSerializer());
         agents = driver.createInputTopic(TopologySpec.AGENTS, new StringSerializer(), new StringSerializer());
