@@ -74,6 +74,10 @@ final class ApiViews {
         return ApiJson.write(q.talkers(ports, category, limit));
     }
 
+    String alertSettings(SiteflowQueries q) {
+        return ApiJson.write(q.alertSettings());
+    }
+
     String rules(SiteflowQueries q) {
         return ApiJson.write(q.rules());
     }

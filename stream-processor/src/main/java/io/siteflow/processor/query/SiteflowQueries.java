@@ -36,6 +36,9 @@ public interface SiteflowQueries {
      */
     List<TalkerRow> talkers(boolean ports, String category, int limit);
 
+    /** The alert baseline (and when it ends) and repeat interval. */
+    AlertSettings alertSettings();
+
     /** The site model in force. */
     RulesInfo rules();
 

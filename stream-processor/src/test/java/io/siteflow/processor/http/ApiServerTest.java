@@ -142,8 +142,10 @@ class ApiServerTest {
         assertThat(body("/api/talkers?category=jms")).isEqualTo("[{\"local\":\"10.2.0.21\",\"localPort\":0,"
                 + "\"remote\":\"10.1.0.11\",\"remotePort\":0,\"category\":\"JMS\",\"out2s\":100.0,\"out10s\":90.0,"
                 + "\"out40s\":80.0,\"outTotal\":9000,\"outPeak\":200.0,\"in2s\":40.0,\"in10s\":30.0,\"in40s\":20.0,"
-                + "\"inTotal\":3000,\"inPeak\":80.0}]");
+                + "\"inTotal\":3000,\"inPeak\":80.0,\"ageMs\":1000}]");
         assertThat(body("/api/talkers?ports=true&limit=1")).contains("\"localPort\":40000,", "\"remotePort\":1521,");
+        assertThat(body("/api/alert-settings"))
+                .isEqualTo("{\"baselineMs\":3600000,\"baselineEndMs\":1764000030000,\"repeatMs\":3600000}");
         assertThat(body("/api/rules")).isEqualTo("{\"version\":\"sha256:0123abcd\",\"yaml\":"
                 + ApiJson.write(FakeQueries.YAML) + ",\"loadedMs\":" + (NOW - 3_600_000) + "}");
         assertThat(body("/api/hosts")).isEqualTo("[{\"address\":\"10.1.0.10\",\"name\":\"db1\",\"role\":\"db\","
@@ -165,7 +167,7 @@ class ApiServerTest {
     void answersLinksPerSitePairWithBandwidthEachWayAndRtt() throws Exception {
         assertThat(body("/api/links")).isEqualTo("[{\"siteA\":\"region1\",\"siteB\":\"region2\",\"aToBBps\":3030.0,"
                 + "\"bToABps\":990.0,\"rttMicros\":{\"p50\":6500,\"p95\":12000,\"max\":12500,\"samples\":912},"
-                + "\"limitMicros\":10000,\"aboveLimit\":true}]");
+                + "\"limitMicros\":10000,\"aboveLimit\":true,\"ageMs\":1000}]");
     }
 
     @Test

@@ -39,14 +39,34 @@ final class Driver implements AutoCloseable {
     final TestOutputTopic<String, String> verdicts;
     final TestOutputTopic<String, String> alerts;
     final TestOutputTopic<byte[], String> dlq;
+    private final TopologyConfig config;
+    /** The driver's wall clock (starts at {@link Flows#T0}, moved by {@link #advanceWallClock}). */
+    private long wallMs = Flows.T0;
+    private final Clock wall = new Clock() {
+        @Override
+        public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(wallMs);
+        }
+    };
 
     Driver(TopologyConfig config, Path stateDir) {
+        this.config = config;
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        driver = new TopologyTestDriver(SiteflowTopology.build(config, models, metrics), p);
+        driver = new TopologyTestDriver(SiteflowTopology.build(config, models, metrics), p, Instant.ofEpochMilli(wallMs));
         flows = driver.createInputTopic(TopologySpec.FLOWS, new ByteArraySerializer(), new ByteArraySerializer());
         sites = driver.createInputTopic(TopologySpec.SITES, new StringSerializer(), new StringSerializer());
         agents = driver.createInputTopic(TopologySpec.AGENTS, new StringSerializer(), new StringSerializer());
@@ -62,6 +82,12 @@ final class Driver implements AutoCloseable {
     Driver withSites(String yaml) {
         sites.pipeInput(TopologySpec.SITES_KEY, yaml);
         return this;
+    }
+
+    /** Moves the wall clock of the driver and of {@link #queries()} on. */
+    void advanceWallClock(java.time.Duration d) {
+        wallMs += d.toMillis();
+        driver.advanceWallClockTime(d);
     }
 
     void send(FlowRecord r) {
@@ -99,9 +125,8 @@ final class Driver implements AutoCloseable {
                 return driver.getWindowStore(name);
             }
         };
-        return new StreamsQueries(new LocalStoreView(src),
-                Cluster.SINGLE, InstanceClient.NONE, models,
-                () -> true, Clock.fixed(Instant.ofEpochMilli(Flows.T0), ZoneOffset.UTC));
+        return new StreamsQueries(new LocalStoreView(src, wall),
+                Cluster.SINGLE, InstanceClient.NONE, models, () -> true, wall, config);
     }
 
     @Override
