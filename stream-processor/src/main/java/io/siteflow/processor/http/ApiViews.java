@@ -79,7 +79,7 @@ final class ApiViews {
     }
 
     String rules(SiteflowQueries q) {
-        return ApiJson.write(q.rules());
+        return ApiJson.write(RulesView.of(q.rules(), directory(q)));
     }
 
     String hosts(SiteflowQueries q) {
