@@ -129,7 +129,7 @@ export function drawLinksCharts() {
     legend: {textStyle: {color: TEXT}},
     tooltip: {trigger: 'axis', valueFormatter: rate},
     grid: {left: 90, right: 30, top: 40, bottom: 30},
-    xAxis: {type: 'time', ...axisStyle()},
+    xAxis: {type: 'time', ...axisStyle(), axisLabel: {color: TEXT, hideOverlap: true}},
     yAxis: {type: 'value', name: unit, ...axisStyle(), axisLabel: {color: TEXT, formatter: rate}},
     series: [...bandwidth].map(([name, s]) => ({name, type: 'line', showSymbol: s.length < 3, data: s})),
   }, true);
@@ -142,7 +142,7 @@ export function drawLinksCharts() {
     legend: {textStyle: {color: TEXT}},
     tooltip: {trigger: 'axis', valueFormatter: (x) => x + ' ms'},
     grid: {left: 60, right: 30, top: 40, bottom: 30},
-    xAxis: {type: 'time', ...axisStyle()},
+    xAxis: {type: 'time', ...axisStyle(), axisLabel: {color: TEXT, hideOverlap: true}},
     // the axis always reaches above the limit, so its line is never clipped
     yAxis: {type: 'value', name: 'ms', min: 0, max: Math.ceil(top * 1.2), ...axisStyle()},
     series: series.length ? series.map((s, i) => (i === 0 ? {...s, markLine: limit} : s))
