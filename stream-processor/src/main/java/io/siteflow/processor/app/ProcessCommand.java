@@ -109,6 +109,16 @@ public final class ProcessCommand implements Callable<Integer> {
             description = "grace for late records (default: 10s)")
     Duration grace = TopologyConfig.DEFAULTS.grace();
 
+    @Option(names = "--baseline", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "event time from the first record during which cross-site peers are learnt without a "
+                    + "NEW_PEER alert (default: 1h; the Alerts view shows when it ends)")
+    Duration baseline = TopologyConfig.DEFAULTS.baseline();
+
+    @Option(names = "--alert-repeat", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "a FAIL or RTT alert is raised when its pair enters that state and again every DURATION "
+                    + "while it stays there (default: 1h)")
+    Duration alertRepeat = TopologyConfig.DEFAULTS.alertRepeat();
+
     private final CountDownLatch stopped = new CountDownLatch(1);
     /** Makes the HTTP frontend when the command runs (not when picocli builds the command tree: the frontend's
      *  instance client starts an HTTP client and its TLS context, half a second every other command would pay). */
@@ -203,7 +213,8 @@ public final class ProcessCommand implements Callable<Integer> {
 
     /** The settings the parsed options give (package-private for tests). */
     ProcessorSettings settings() {
-        TopologyConfig topology = TopologyConfig.DEFAULTS.withApplicationId(applicationId).withWindow(window, grace);
+        TopologyConfig topology = TopologyConfig.DEFAULTS.withApplicationId(applicationId).withWindow(window, grace)
+                .withBaseline(baseline).withAlertRepeat(alertRepeat);
         if (httpPort < 0 || httpPort > 65535) {
             throw new IllegalArgumentException("--http-port: " + httpPort + " is not a port (0-65535)");
         }

@@ -64,8 +64,9 @@ public final class ProcessorRuntime implements AutoCloseable {
         Cluster cluster = settings.httpPort() > 0
                 ? Cluster.of(streams, new HostInfo(settings.advertisedHost(), settings.httpPort()))
                 : Cluster.SINGLE;
-        StreamsQueries queries = new StreamsQueries(new LocalStoreView(new KafkaStreamsStores(streams)), cluster,
-                client, models, () -> streams.state() == KafkaStreams.State.RUNNING, Clock.systemUTC());
+        StreamsQueries queries = new StreamsQueries(new LocalStoreView(new KafkaStreamsStores(streams), Clock.systemUTC()), cluster,
+                client, models, () -> streams.state() == KafkaStreams.State.RUNNING, Clock.systemUTC(),
+                settings.topology());
         return new ProcessorRuntime(settings, streams, queries, registry, metrics);
     }
 

@@ -113,6 +113,7 @@ public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, 
         m.put("dedupe.retention", topology.dedupeRetention().toString());
         m.put("history.retention", topology.historyRetention().toString());
         m.put("baseline", topology.baseline().toString());
+        m.put("alert.repeat", topology.alertRepeat().toString());
         m.put("topics", topics.partitions() + " partitions, replication " + topics.replicationFactor());
         Properties p = streamsProperties();
         new TreeMap<>(p).forEach((k, v) -> m.put(k.toString(), Secrets.mask(k.toString(), v)));

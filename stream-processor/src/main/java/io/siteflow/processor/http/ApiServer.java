@@ -120,6 +120,7 @@ public final class ApiServer implements AutoCloseable {
         app.get("/api/agents", ctx -> json(ctx, views.agents(queries)));
         app.get("/api/alerts", ctx -> json(ctx, views.alerts(queries,
                 Params.integer(ctx, "limit", ApiViews.ALERTS_DEFAULT, 0, ApiViews.ALERTS_MAX))));
+        app.get("/api/alert-settings", ctx -> json(ctx, views.alertSettings(queries)));
         app.get("/api/talkers", ctx -> json(ctx, views.talkers(queries, Params.flag(ctx, "ports"),
                 Params.category(ctx), Params.integer(ctx, "limit", ApiViews.TALKERS_DEFAULT, 0, ApiViews.TALKERS_MAX))));
         app.get("/api/rules", ctx -> json(ctx, views.rules(queries)));

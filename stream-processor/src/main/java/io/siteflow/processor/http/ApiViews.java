@@ -74,8 +74,12 @@ final class ApiViews {
         return ApiJson.write(q.talkers(ports, category, limit));
     }
 
+    String alertSettings(SiteflowQueries q) {
+        return ApiJson.write(q.alertSettings());
+    }
+
     String rules(SiteflowQueries q) {
-        return ApiJson.write(q.rules());
+        return ApiJson.write(RulesView.of(q.rules(), directory(q)));
     }
 
     String hosts(SiteflowQueries q) {

@@ -28,6 +28,7 @@ public final class HttpInstanceClient implements InstanceClient {
     private static final TypeReference<List<String>> STRINGS = new TypeReference<>() { };
     private static final TypeReference<List<Alert>> ALERTS = new TypeReference<>() { };
     private static final TypeReference<List<TalkerRow>> TALKERS = new TypeReference<>() { };
+    private static final TypeReference<List<Long>> BASELINES = new TypeReference<>() { };
 
     private final HttpClient client;
     private final Supplier<Optional<String>> token;
@@ -72,6 +73,11 @@ public final class HttpInstanceClient implements InstanceClient {
             @Override
             public List<Alert> alerts(int limit) {
                 return parse(base + "/alerts?limit=" + limit, ALERTS);
+            }
+
+            @Override
+            public List<Long> baselineStarts() {
+                return parse(base + "/baselines", BASELINES);
             }
 
             @Override

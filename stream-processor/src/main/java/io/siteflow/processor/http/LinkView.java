@@ -23,14 +23,16 @@ import java.util.TreeMap;
  * @param rttMicros   RTT summary, all zero without samples
  * @param limitMicros Oracle's limit, 10 000 µs
  * @param aboveLimit  true when p95 is above the limit
+ * @param ageMs       how long ago (wall clock) the newest talker record of the link arrived, -1 without one
  */
 public record LinkView(String siteA, String siteB, double aToBBps, double bToABps, RttSummary rttMicros,
-                       long limitMicros, boolean aboveLimit) {
+                       long limitMicros, boolean aboveLimit, long ageMs) {
 
     /** Links from the talkers and the verdicts (RTT from {@code latest}, else from {@code cumulative}). */
     public static List<LinkView> of(List<TalkerRow> talkers, List<Verdict> latest, List<Verdict> cumulative,
                                     SiteDirectory dir) {
         Map<String, double[]> bw = new TreeMap<>();
+        Map<String, Long> age = new TreeMap<>();
         for (TalkerRow t : talkers) {
             Site l = dir.siteOf(t.local());
             Site r = dir.siteOf(t.remote());
@@ -39,6 +41,7 @@ public record LinkView(String siteA, String siteB, double aToBBps, double bToABp
             }
             boolean lFirst = l.name().compareTo(r.name()) < 0;
             double[] v = bw.computeIfAbsent(key(l.name(), r.name()), k -> new double[2]);
+            age.merge(key(l.name(), r.name()), t.ageMs(), Math::min);
             v[lFirst ? 0 : 1] += t.out10s();
             v[lFirst ? 1 : 0] += t.in10s();
         }
@@ -54,7 +57,7 @@ public record LinkView(String siteA, String siteB, double aToBBps, double bToABp
             String[] ab = k.split("\u0000", 2);
             RttSummary r = PeriodReport.rtt(rtt.getOrDefault(k, List.of()));
             out.add(new LinkView(ab[0], ab[1], v[0], v[1], r, SitePairRtt.ORACLE_LIMIT_MICROS,
-                    new SitePairRtt(ab[0], ab[1], r).aboveLimit()));
+                    new SitePairRtt(ab[0], ab[1], r).aboveLimit(), age.getOrDefault(k, -1L)));
         });
         return out;
     }

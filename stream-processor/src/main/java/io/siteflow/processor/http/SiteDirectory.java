@@ -4,6 +4,7 @@ import io.siteflow.model.Cidr;
 import io.siteflow.model.IpAddresses;
 import io.siteflow.processor.query.RulesInfo;
 import io.siteflow.rules.load.SiteModelLoader;
+import io.siteflow.rules.model.DefaultRules;
 import io.siteflow.rules.model.Host;
 import io.siteflow.rules.model.Site;
 import io.siteflow.rules.model.SiteModel;
@@ -71,6 +72,11 @@ public final class SiteDirectory {
     /** The least cross-site bytes a verdict needs, the default when the model does not load. */
     public long minCrossBytes() {
         return model.map(SiteModel::minCrossBytes).orElse(SiteModel.DEFAULT_MIN_CROSS_BYTES);
+    }
+
+    /** Which built-in rules follow the user's; FMW (the loader's default) when the model does not load. */
+    public DefaultRules defaultRules() {
+        return model.map(SiteModel::defaults).orElse(DefaultRules.FMW);
     }
 
     /** The model's threshold, the default when the model does not load. */

@@ -11,7 +11,7 @@ import java.util.Map;
  * ({@link HttpInstanceClient} is the client): {@code GET /internal/store/cumulative?pair=K} (the aggregate JSON,
  * 404 when not held here), {@code /drops?server=S} ({@code true|false}), {@code /latest} and
  * {@code /windows?from&to} (JSON arrays of verdict JSON <em>strings</em>, so numbers travel unchanged),
- * {@code /alerts?limit}, {@code /talkers?ports&category&limit}. Not for people; same token as {@code /api}.
+ * {@code /alerts?limit}, {@code /talkers?ports&category&limit}, {@code /baselines} (epoch ms). Not for people; same token as {@code /api}.
  */
 final class StoreEndpoints {
     static final String PREFIX = "/internal/store";
@@ -31,6 +31,7 @@ final class StoreEndpoints {
                 Params.time(ctx, "to")))));
         app.get(PREFIX + "/alerts", ctx -> json(ctx, ApiJson.write(store.alerts(
                 Params.integer(ctx, "limit", ApiViews.ALERTS_DEFAULT, 0, ApiViews.ALERTS_MAX)))));
+        app.get(PREFIX + "/baselines", ctx -> json(ctx, ApiJson.write(store.baselineStarts())));
         app.get(PREFIX + "/talkers", ctx -> json(ctx, ApiJson.write(store.talkers(Params.flag(ctx, "ports"),
                 Params.category(ctx), Params.integer(ctx, "limit", ApiViews.TALKERS_DEFAULT, 0, ApiViews.TALKERS_MAX)))));
     }

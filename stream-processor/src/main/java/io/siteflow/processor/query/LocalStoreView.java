@@ -8,6 +8,7 @@ import io.siteflow.processor.topology.TopologySpec;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.PairAggregateJson;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -24,9 +25,12 @@ import org.apache.kafka.streams.state.ReadOnlyWindowStore;
  */
 public final class LocalStoreView implements StoreView {
     private final StoreSource stores;
+    private final Clock clock;
 
-    public LocalStoreView(StoreSource stores) {
+    /** @param clock the wall clock talker rates and ages are computed at */
+    public LocalStoreView(StoreSource stores, Clock clock) {
         this.stores = stores;
+        this.clock = clock;
     }
 
     @Override
@@ -95,7 +99,21 @@ public final class LocalStoreView implements StoreView {
         try (KeyValueIterator<String, TalkerStats> it = stores.<TalkerStats>keyValue(TopologySpec.TALKER_STORE).all()) {
             it.forEachRemaining(rows::add);
         }
-        return Talkers.rows(rows, ports, category, limit);
+        return Talkers.rows(rows, ports, category, limit, clock.millis());
+    }
+
+    @Override
+    public List<Long> baselineStarts() {
+        List<Long> out = new ArrayList<>();
+        try (KeyValueIterator<String, Long> it = stores.<Long>keyValue(TopologySpec.META_STORE)
+                .prefixScan(TopologySpec.BASELINE_START_KEY, new StringSerializer())) {
+            it.forEachRemaining(kv -> {
+                if (kv.key.equals(TopologySpec.BASELINE_START_KEY)) {
+                    out.add(kv.value);
+                }
+            });
+        }
+        return out;
     }
 
     /** The site-model YAML on {@code siteflow.sites}, or null before there is one. */

@@ -31,10 +31,14 @@ public interface SiteflowQueries {
     List<Alert> alerts(int limit);
 
     /**
-     * Top talkers like iftop: host pairs (or port pairs when {@code ports}) with rates and totals, largest
+     * Top talkers like iftop: host pairs per category (or port pairs when {@code ports}) with rates (bytes/s,
+     * ending at the newest data while it is fresh, then at the wall clock, {@code Talkers}) and totals, largest
      * 10 s rate first, at most {@code limit}; {@code category} filters when not null.
      */
     List<TalkerRow> talkers(boolean ports, String category, int limit);
+
+    /** The alert baseline (and when it ends) and repeat interval. */
+    AlertSettings alertSettings();
 
     /** The site model in force. */
     RulesInfo rules();

@@ -47,6 +47,9 @@ public interface StoreView {
     /** The newest alerts held here, newest first, at most {@code limit}. */
     List<Alert> alerts(int limit);
 
+    /** When the {@code NEW_PEER} baseline of each task held here started (event time, epoch ms). */
+    List<Long> baselineStarts();
+
     /** Talker rows of the servers held here; see {@link SiteflowQueries#talkers}. */
     List<TalkerRow> talkers(boolean ports, String category, int limit);
 }

@@ -8,7 +8,9 @@ import io.siteflow.rules.verdict.AuditPair;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictCalculator;
+import io.siteflow.processor.topology.TopologyConfig;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -35,11 +37,16 @@ public final class StreamsQueries implements SiteflowQueries {
     private final ModelCache models;
     private final BooleanSupplier ready;
     private final Clock clock;
+    private final Duration baseline;
+    private final Duration alertRepeat;
     /** The latest window verdicts by their stored JSON, parsed once: room for 4,096 pairs or 16 M characters. */
     private final VerdictCache latest = new VerdictCache(4096, 16L << 20);
 
+    /** @param config the topology's settings (the alert baseline and repeat interval) */
     public StreamsQueries(LocalStoreView local, Cluster cluster, InstanceClient client, ModelCache models,
-                          BooleanSupplier ready, Clock clock) {
+                          BooleanSupplier ready, Clock clock, TopologyConfig config) {
+        this.baseline = config.baseline();
+        this.alertRepeat = config.alertRepeat();
         this.local = local;
         this.cluster = cluster;
         this.client = client;
@@ -111,6 +118,14 @@ public final class StreamsQueries implements SiteflowQueries {
         views().forEach(v -> all.addAll(v.talkers(ports, category, limit)));
         all.sort(Comparator.comparingDouble((TalkerRow r) -> r.out10s() + r.in10s()).reversed());
         return all.subList(0, Math.min(Math.max(limit, 0), all.size()));
+    }
+
+    @Override
+    public AlertSettings alertSettings() {
+        long start = views().stream().flatMap(v -> v.baselineStarts().stream()).mapToLong(Long::longValue).max()
+                .orElse(Long.MIN_VALUE);
+        return new AlertSettings(baseline.toMillis(), start == Long.MIN_VALUE ? -1 : start + baseline.toMillis(),
+                alertRepeat.toMillis());
     }
 
     @Override

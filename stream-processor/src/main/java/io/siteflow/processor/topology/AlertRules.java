@@ -7,6 +7,7 @@ import io.siteflow.rules.verdict.Outcome;
 import io.siteflow.rules.verdict.RttSummary;
 import io.siteflow.rules.verdict.SitePairRtt;
 import io.siteflow.rules.verdict.Verdict;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -14,17 +15,25 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.WindowStore;
 
 /**
- * The alert rules: a FAIL window verdict ({@code FAIL}, key = server); a window whose RTT median between the
- * server's site and the remote site is above Oracle's 10 ms limit ({@code RTT}, key = {@code site|remoteSite});
- * a cross-site (category, peer, port) of a server first seen after the baseline period ({@code NEW_PEER},
- * key = server). The baseline runs for the configured event time from the first record this task processed
- * (its start is kept in the meta store, so a restart does not start a new baseline); the port is the
- * responder's (service) port. Every alert is also kept in the alerts window store for queries. Not
- * thread-safe (one per task).
+ * The alert rules. Window alerts are raised on a change of state, per audited pair (server × remote site), at the
+ * window end: {@code FAIL} (key = server) when a window's verdict is FAIL and the previous judged window's was not;
+ * {@code RTT} (key = {@code site|remoteSite}) when a window's RTT p95 is above Oracle's 10 ms limit and the
+ * previous window with samples' was not (p95: the definition of the docs, the Grafana dashboard and the
+ * Prometheus rule). While a pair stays in the state, the alert is raised again every {@code repeatMs} of event
+ * time; when it leaves (a PASS window; an RTT p95 within the limit) a {@code CLEARED} alert with the same key says
+ * so. An INSUFFICIENT window, or one without RTT samples, changes no state. The state (time of the last alert of
+ * the pair) is kept in the meta store, so a restart neither forgets nor repeats it.
+ * {@code NEW_PEER} (key = server): a cross-site (category, peer, port) of a server first seen after the baseline
+ * period. The baseline runs for the configured event time from the first record this task processed (its start
+ * is kept in the meta store, so a restart does not start a new baseline); the port is the responder's (service)
+ * port. Every alert is also kept in the alerts window store for queries. Not thread-safe (one per task).
  */
 final class AlertRules {
-    static final String BASELINE_KEY = "baseline-start";
+    static final String BASELINE_KEY = TopologySpec.BASELINE_START_KEY;
+    /** Prefix of the meta-store keys of the pairs in an alert state: {@code alert|TYPE|server|remoteSite}. */
+    static final String STATE_PREFIX = "alert|";
     private final long baselineMs;
+    private final long repeatMs;
     private final WriteBehind<Long> meta;
     private final WriteBehind<Long> peers;
     private final WindowStore<String, String> alerts;
@@ -37,9 +46,10 @@ final class AlertRules {
         }
     }
 
-    AlertRules(long baselineMs, WriteBehind<Long> meta, KeyValueStore<String, Long> peers,
+    AlertRules(long baselineMs, long repeatMs, WriteBehind<Long> meta, KeyValueStore<String, Long> peers,
                WindowStore<String, String> alerts) {
         this.baselineMs = baselineMs;
+        this.repeatMs = repeatMs;
         this.meta = meta;
         this.peers = new WriteBehind<>(peers);
         this.alerts = alerts;
@@ -64,21 +74,46 @@ final class AlertRules {
                 + category.name() + " with " + peer + " port " + port + ", not seen in the baseline")));
     }
 
-    /** FAIL and RTT alerts of a closed-window verdict, at the window end. */
+    /** FAIL, RTT and CLEARED alerts of a closed-window verdict, at the window end. */
     List<Alert> window(Verdict v) {
         List<Alert> out = new ArrayList<>();
         long time = v.window().orElseThrow().end();
-        if (v.verdict() == Outcome.FAIL) {
-            out.add(keep(new Alert("FAIL", v.server(), time, v.name() + " (" + v.server() + ") towards "
-                    + v.remoteSite() + ": FAIL, " + v.reason())));
+        String who = v.name() + " (" + v.server() + ") towards " + v.remoteSite();
+        if (v.verdict() != Outcome.INSUFFICIENT) {
+            state("FAIL", v, v.server(), time, v.verdict() == Outcome.FAIL, who + ": FAIL, " + v.reason(),
+                    who + ": PASS again, " + v.reason()).ifPresent(out::add);
         }
         RttSummary rtt = v.rttMicros();
-        if (rtt.samples() > 0 && rtt.p50() > SitePairRtt.ORACLE_LIMIT_MICROS) {
-            out.add(keep(new Alert("RTT", v.site() + "|" + v.remoteSite(), time, "RTT median " + rtt.p50()
-                    + " us between " + v.site() + " and " + v.remoteSite() + " (seen by " + v.server()
-                    + ") is above the 10 ms limit")));
+        if (rtt.samples() > 0) {
+            String between = " between " + v.site() + " and " + v.remoteSite() + " (seen by " + v.server() + ")";
+            state("RTT", v, v.site() + "|" + v.remoteSite(), time, rtt.p95() > SitePairRtt.ORACLE_LIMIT_MICROS,
+                    "RTT p95 " + rtt.p95() + " us" + between + " is above the 10 ms limit",
+                    "RTT p95 " + rtt.p95() + " us" + between + " is within the 10 ms limit again").ifPresent(out::add);
         }
         return out;
+    }
+
+    /**
+     * The alert of a pair's state {@code type} after a window: {@code type} when it starts or is due again,
+     * {@code CLEARED} when it ends, none otherwise.
+     */
+    private Optional<Alert> state(String type, Verdict v, String key, long time, boolean in, String raised,
+                                  String cleared) {
+        String stateKey = STATE_PREFIX + type + "|" + v.server() + "|" + v.remoteSite();
+        Long last = meta.get(stateKey);
+        if (!in) {
+            if (last == null) {
+                return Optional.empty();
+            }
+            meta.remove(stateKey);
+            return Optional.of(keep(new Alert("CLEARED", key, time, cleared)));
+        }
+        if (last != null && time < last + repeatMs) {
+            return Optional.empty();
+        }
+        meta.put(stateKey, time);
+        return Optional.of(keep(new Alert(type, key, time, last == null ? raised
+                : raised + " (repeated: still so since the alert of " + Instant.ofEpochMilli(last) + ")")));
     }
 
     /** Writes the peers seen since the last commit to their store (the task commits). */

@@ -66,7 +66,8 @@ final class AuditStep implements Processor<String, Routed, String, String> {
                 context.getStateStore(TopologySpec.CUMULATIVE_STORE), context.getStateStore(TopologySpec.CONNECTION_STORE),
                 context.getStateStore(TopologySpec.HISTORY_STORE), context.getStateStore(TopologySpec.LATEST_STORE));
         meta = new WriteBehind<>(context.getStateStore(TopologySpec.META_STORE));
-        alerts = new AlertRules(config.baseline().toMillis(), meta, context.getStateStore(TopologySpec.PEER_STORE),
+        alerts = new AlertRules(config.baseline().toMillis(), config.alertRepeat().toMillis(), meta,
+                context.getStateStore(TopologySpec.PEER_STORE),
                 context.getStateStore(TopologySpec.ALERT_STORE));
         talkers = new TalkerTable(context.getStateStore(TopologySpec.TALKER_STORE));
         streamTime = storedStreamTime();
@@ -147,7 +148,7 @@ final class AuditStep implements Processor<String, Routed, String, String> {
         if (!windows.add(m.keyOf(side.pair()), r, c, remote, now)) {
             metrics.late.increment();
         }
-        talkers.add(server, side.initiator(), remote, c.category(), r);
+        talkers.add(server, side.initiator(), remote, c.category(), r, context.currentSystemTimeMs());
         alerts.peer(server, c.category(), remote, r.dstPort(), r.start()).ifPresent(this::emit);
     }
 

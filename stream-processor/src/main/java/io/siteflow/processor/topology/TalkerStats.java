@@ -11,7 +11,9 @@ import java.nio.ByteBuffer;
  */
 public final class TalkerStats {
     public static final int SECONDS = 40;
-    private static final int SIZE = 8 * 5 + 2 * 8 * SECONDS;
+    private static final int OLD_SIZE = 8 * 5 + 2 * 8 * SECONDS;
+    private static final int SIZE = OLD_SIZE + 8;
+    private long updatedMs;
     private long newestSecond = Long.MIN_VALUE;
     private long outTotal;
     private long inTotal;
@@ -20,8 +22,12 @@ public final class TalkerStats {
     private final long[] out = new long[SECONDS];
     private final long[] in = new long[SECONDS];
 
-    /** Adds {@code outBytes} (local to remote) and {@code inBytes} seen between {@code startMs} and {@code endMs}. */
-    public void add(long startMs, long endMs, long outBytes, long inBytes) {
+    /**
+     * Adds {@code outBytes} (local to remote) and {@code inBytes} seen between {@code startMs} and {@code endMs}
+     * (event time), received at {@code wallMs} (wall clock).
+     */
+    public void add(long startMs, long endMs, long outBytes, long inBytes, long wallMs) {
+        updatedMs = Math.max(updatedMs, wallMs);
         outTotal += outBytes;
         inTotal += inBytes;
         long s0 = Math.floorDiv(startMs, 1000);
@@ -76,6 +82,11 @@ public final class TalkerStats {
         return (double) sum / seconds;
     }
 
+    /** Wall-clock time (epoch ms) of the last {@link #add}, 0 when never (or stored by an older version). */
+    public long updatedMs() {
+        return updatedMs;
+    }
+
     public long outTotal() {
         return outTotal;
     }
@@ -98,13 +109,15 @@ public final class TalkerStats {
         for (int i = 0; i < SECONDS; i++) {
             b.putLong(out[i]).putLong(in[i]);
         }
+        b.putLong(updatedMs);
         return b.array();
     }
 
     /** @throws IllegalArgumentException when the bytes are not {@link #toBytes()} output */
     public static TalkerStats fromBytes(byte[] bytes) {
-        if (bytes.length != SIZE) {
-            throw new IllegalArgumentException("talker stats: expected " + SIZE + " bytes, got " + bytes.length);
+        if (bytes.length != SIZE && bytes.length != OLD_SIZE) {
+            throw new IllegalArgumentException("talker stats: expected " + SIZE + " (or " + OLD_SIZE + ") bytes, got "
+                    + bytes.length);
         }
         ByteBuffer b = ByteBuffer.wrap(bytes);
         TalkerStats t = new TalkerStats();
@@ -117,6 +130,7 @@ public final class TalkerStats {
             t.out[i] = b.getLong();
             t.in[i] = b.getLong();
         }
+        t.updatedMs = b.hasRemaining() ? b.getLong() : 0;
         return t;
     }
 }

@@ -19,14 +19,17 @@ final class TalkerTable {
         this.stats = new WriteBehind<>(store);
     }
 
-    /** Adds a record of {@code server}; {@code serverIsSource} says whether it initiated the flow. */
-    void add(String server, boolean serverIsSource, String remote, Category category, FlowRecord r) {
+    /**
+     * Adds a record of {@code server} received at {@code wallMs}; {@code serverIsSource} says whether it
+     * initiated the flow.
+     */
+    void add(String server, boolean serverIsSource, String remote, Category category, FlowRecord r, long wallMs) {
         TalkerKey key = serverIsSource
                 ? new TalkerKey(server, 0, remote, r.dstPort(), category)
                 : new TalkerKey(server, r.dstPort(), remote, 0, category);
         long out = serverIsSource ? r.bytes() : r.rbytes();
         long in = serverIsSource ? r.rbytes() : r.bytes();
-        stats.change(texts.of(key), TalkerStats::new).add(r.start(), r.end(), out, in);
+        stats.change(texts.of(key), TalkerStats::new).add(r.start(), r.end(), out, in, wallMs);
     }
 
     /** Writes the changed rows to the store (the task commits). */

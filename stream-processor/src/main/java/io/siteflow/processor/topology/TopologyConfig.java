@@ -13,16 +13,19 @@ import java.util.Objects;
  * @param historyRetention how long closed-window verdicts and alerts are kept for reports
  * @param baseline         event time from the first record during which cross-site peers are learnt
  *                         silently; a peer first seen after it raises a {@code NEW_PEER} alert
+ * @param alertRepeat      how often a FAIL or RTT alert is raised again while its pair stays in that state (an alert
+ *                         is raised when the state starts; event time)
  * @param partitions       partitions of the {@code by-server} topic: those of {@code siteflow.flows}, so that a
  *                         record already in its server's partition is audited where it is read
  */
 public record TopologyConfig(String applicationId, Duration window, Duration grace, Duration dedupeRetention,
-                             Duration historyRetention, Duration baseline, int partitions) {
+                             Duration historyRetention, Duration baseline, Duration alertRepeat, int partitions) {
     public static final String DEFAULT_APPLICATION_ID = "siteflow-processor";
 
-    /** Defaults: 1 min windows, 10 s grace, 1 day dedupe, 30 days history, 1 h baseline, 1 partition. */
+    /** Defaults: 1 min windows, 10 s grace, 1 day dedupe, 30 days history, 1 h baseline and alert repeat, 1 partition. */
     public static final TopologyConfig DEFAULTS = new TopologyConfig(DEFAULT_APPLICATION_ID, Duration.ofMinutes(1),
-            Duration.ofSeconds(10), Duration.ofDays(1), Duration.ofDays(30), Duration.ofHours(1), 1);
+            Duration.ofSeconds(10), Duration.ofDays(1), Duration.ofDays(30), Duration.ofHours(1), Duration.ofHours(1),
+            1);
 
     public TopologyConfig {
         Objects.requireNonNull(applicationId, "applicationId");
@@ -33,6 +36,7 @@ public record TopologyConfig(String applicationId, Duration window, Duration gra
         notNegative(grace, "grace");
         positive(dedupeRetention, "dedupe retention");
         positive(baseline, "baseline");
+        positive(alertRepeat, "alert repeat");
         positive(historyRetention, "history retention");
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be at least 1, got " + partitions);
@@ -44,23 +48,33 @@ public record TopologyConfig(String applicationId, Duration window, Duration gra
     }
 
     public TopologyConfig withApplicationId(String id) {
-        return new TopologyConfig(id, window, grace, dedupeRetention, historyRetention, baseline, partitions);
+        return new TopologyConfig(id, window, grace,
+                dedupeRetention, historyRetention, baseline, alertRepeat, partitions);
     }
 
     public TopologyConfig withWindow(Duration w, Duration g) {
-        return new TopologyConfig(applicationId, w, g, dedupeRetention, historyRetention, baseline, partitions);
+        return new TopologyConfig(applicationId, w, g,
+                dedupeRetention, historyRetention, baseline, alertRepeat, partitions);
     }
 
     public TopologyConfig withBaseline(Duration b) {
-        return new TopologyConfig(applicationId, window, grace, dedupeRetention, historyRetention, b, partitions);
+        return new TopologyConfig(applicationId, window, grace,
+                dedupeRetention, historyRetention, b, alertRepeat, partitions);
+    }
+
+    public TopologyConfig withAlertRepeat(Duration r) {
+        return new TopologyConfig(applicationId, window, grace,
+                dedupeRetention, historyRetention, baseline, r, partitions);
     }
 
     public TopologyConfig withHistoryRetention(Duration h) {
-        return new TopologyConfig(applicationId, window, grace, dedupeRetention, h, baseline, partitions);
+        return new TopologyConfig(applicationId, window, grace,
+                dedupeRetention, h, baseline, alertRepeat, partitions);
     }
 
     public TopologyConfig withPartitions(int p) {
-        return new TopologyConfig(applicationId, window, grace, dedupeRetention, historyRetention, baseline, p);
+        return new TopologyConfig(applicationId, window, grace,
+                dedupeRetention, historyRetention, baseline, alertRepeat, p);
     }
 
     private static void positive(Duration d, String what) {

@@ -62,6 +62,8 @@ public final class TopologySpec {
     public static final String PEER_STORE = "peers";
     /** Per task: the audit step's stream time and the start of the new-peer baseline, epoch ms. */
     public static final String META_STORE = "audit-meta";
+    /** The key in {@link #META_STORE} of the start of the task's {@code NEW_PEER} baseline (epoch ms). */
+    public static final String BASELINE_START_KEY = "baseline-start";
     /** Talker statistics per host pair, category and service port. */
     public static final String TALKER_STORE = "talkers";
     /** The dedupe step's newest event time put (so a restarted task knows what its filter covers). */

@@ -158,6 +158,11 @@ class ApiServerHostileInputTest {
         }
 
         @Override
+        public List<Long> baselineStarts() {
+            return List.of();
+        }
+
+        @Override
         public List<TalkerRow> talkers(boolean ports, String category, int limit) {
             return List.of();
         }

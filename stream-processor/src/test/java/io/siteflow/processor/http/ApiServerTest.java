@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Test;
 
 class ApiServerTest {
     static final long NOW = 1_764_000_030_000L;
+    /** The built-in rules as classifier-rules holds them, read from its sources (not through the server's code). */
+    static final String FMW_DEFAULTS = read("../classifier-rules/src/main/resources/io/siteflow/rules/fmw-defaults.yaml");
     static final long END = Window.of(NOW, 60_000).start();
     static final String PASS_CUMULATIVE = "{\"server\":\"10.2.0.20\",\"name\":\"wls3\",\"site\":\"region2\","
             + "\"remoteSite\":\"region1\",\"verdict\":\"PASS\",\"dbShare\":0.9312,\"threshold\":0.9,"
@@ -142,10 +144,13 @@ class ApiServerTest {
         assertThat(body("/api/talkers?category=jms")).isEqualTo("[{\"local\":\"10.2.0.21\",\"localPort\":0,"
                 + "\"remote\":\"10.1.0.11\",\"remotePort\":0,\"category\":\"JMS\",\"out2s\":100.0,\"out10s\":90.0,"
                 + "\"out40s\":80.0,\"outTotal\":9000,\"outPeak\":200.0,\"in2s\":40.0,\"in10s\":30.0,\"in40s\":20.0,"
-                + "\"inTotal\":3000,\"inPeak\":80.0}]");
+                + "\"inTotal\":3000,\"inPeak\":80.0,\"ageMs\":1000}]");
         assertThat(body("/api/talkers?ports=true&limit=1")).contains("\"localPort\":40000,", "\"remotePort\":1521,");
+        assertThat(body("/api/alert-settings"))
+                .isEqualTo("{\"baselineMs\":3600000,\"baselineEndMs\":1764000030000,\"repeatMs\":3600000}");
         assertThat(body("/api/rules")).isEqualTo("{\"version\":\"sha256:0123abcd\",\"yaml\":"
-                + ApiJson.write(FakeQueries.YAML) + ",\"loadedMs\":" + (NOW - 3_600_000) + "}");
+                + ApiJson.write(FakeQueries.YAML) + ",\"loadedMs\":" + (NOW - 3_600_000) + ",\"minCrossBytes\":1000000,"
+                + "\"defaults\":\"FMW\",\"defaultRules\":" + ApiJson.write(FMW_DEFAULTS) + "}");
         assertThat(body("/api/hosts")).isEqualTo("[{\"address\":\"10.1.0.10\",\"name\":\"db1\",\"role\":\"db\","
                 + "\"site\":\"region1\"},{\"address\":\"10.1.0.11\",\"name\":\"<script>alert(1)</script>\","
                 + "\"role\":\"app-server\",\"site\":\"region1\"},{\"address\":\"10.2.0.20\",\"name\":\"wls3\","
@@ -165,7 +170,7 @@ class ApiServerTest {
     void answersLinksPerSitePairWithBandwidthEachWayAndRtt() throws Exception {
         assertThat(body("/api/links")).isEqualTo("[{\"siteA\":\"region1\",\"siteB\":\"region2\",\"aToBBps\":3030.0,"
                 + "\"bToABps\":990.0,\"rttMicros\":{\"p50\":6500,\"p95\":12000,\"max\":12500,\"samples\":912},"
-                + "\"limitMicros\":10000,\"aboveLimit\":true}]");
+                + "\"limitMicros\":10000,\"aboveLimit\":true,\"ageMs\":1000}]");
     }
 
     @Test
@@ -234,6 +239,14 @@ class ApiServerTest {
             assertThat(sse.next("alerts")).contains("wls4 (10.2.0.21) towards region1: FAIL");
             queries.update(s -> s.withAlert(new Alert("RTT", "region2 region1", NOW, "RTT p95 12.0 ms above 10 ms")));
             assertThat(sse.next("alerts")).startsWith("[{\"type\":\"RTT\",\"key\":\"region2 region1\"");
+        }
+    }
+
+    private static String read(String path) {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of(path));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 }

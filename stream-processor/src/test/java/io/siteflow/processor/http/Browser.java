@@ -52,9 +52,13 @@ public final class Browser implements AutoCloseable {
     }
 
     public void screenshot(String name) throws IOException {
-        Path dir = Files.createDirectories(Path.of("target", "screenshots"));
+        screenshotTo(Files.createDirectories(Path.of("target", "screenshots")).resolve(name + ".png"));
+    }
+
+    /** A screenshot of the window's inside as PNG at {@code file} (replaced). */
+    public void screenshotTo(Path file) throws IOException {
         File shot = driver.getScreenshotAs(OutputType.FILE);
-        Files.copy(shot.toPath(), dir.resolve(name + ".png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(shot.toPath(), file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
     @Override

@@ -122,6 +122,9 @@ class DashboardIT {
                 .equals("RTT p95 12.0 ms above the 10 ms limit"));
         assertThat(browser.driver.findElements(By.cssSelector("#alerts-list li"))).hasSize(2);
         assertThat(text(By.id("alert-count"))).isEqualTo("2");
+        assertThat(text(By.id("alert-settings"))).startsWith("NEW_PEER: the baseline of 1 h ended ")
+                .endsWith(" FAIL and RTT (p95 above 10 ms) alert when a pair enters the state, again every 1 h while it"
+                        + " stays, and CLEARED when it leaves (siteflow process --baseline, --alert-repeat).");
         browser.screenshot("alerts");
     }
 
@@ -129,7 +132,7 @@ class DashboardIT {
     void linksAgentsAndRulesViews() throws Exception {
         view("links");
         assertThat(text(By.cssSelector("#links-table tbody tr")))
-                .isEqualTo("region1 region2 3.0 kB/s 990 B/s 6.50 ms 12.00 ms above 10 ms");
+                .isEqualTo("region1 region2 24.24 kb/s 7.92 kb/s 6.50 ms 12.00 ms above 10 ms 1 s");
         browser.screenshot("links");
         view("agents");
         assertThat(text(By.cssSelector("#agents-table tbody tr.silent td:first-child")))
@@ -137,6 +140,9 @@ class DashboardIT {
         browser.screenshot("agents");
         view("rules");
         assertThat(browser.driver.findElement(By.id("rules-sha")).getText()).isEqualTo(FakeQueries.RULES_VERSION);
+        assertThat(browser.driver.findElement(By.id("explain-out")).isDisplayed()).isFalse();
+        assertThat(text(By.id("rules-defaults-title"))).isEqualTo("Then the built-in Oracle FMW rules (defaults: fmw), tried after yours");
+        assertThat(text(By.id("rules-defaults"))).startsWith("# Oracle Fusion Middleware default rules (siteflow classifier-rules).");
         browser.driver.findElement(By.name("flow")).sendKeys("tcp 10.2.0.20:40112 -> 10.1.0.10:1521");
         browser.driver.findElement(By.cssSelector("#explain-form button")).click();
         browser.waiting().until(d -> !d.findElement(By.id("explain-out")).getText().isEmpty());

@@ -64,6 +64,11 @@ class InstanceClientTest {
         }
 
         @Override
+        public List<Long> baselineStarts() {
+            return List.of(1_764_000_000_000L, 1_764_000_060_000L);
+        }
+
+        @Override
         public List<TalkerRow> talkers(boolean ports, String category, int limit) {
             return fixture.talkers(ports, category, limit);
         }
@@ -88,6 +93,7 @@ class InstanceClientTest {
         assertThat(remote.windows(0, NOW)).isEqualTo(storeB.windows(0, NOW)).hasSize(6);
         assertThat(remote.alerts(5)).isEqualTo(storeB.alerts(5)).hasSize(1);
         assertThat(remote.talkers(true, "DB", 10)).isEqualTo(storeB.talkers(true, "DB", 10)).hasSize(1);
+        assertThat(remote.baselineStarts()).containsExactly(1_764_000_000_000L, 1_764_000_060_000L);
         assertThat(remote.talkers(false, null, 1)).isEqualTo(storeB.talkers(false, null, 1));
     }
 
@@ -157,6 +163,10 @@ class InstanceClientTest {
 
             public List<TalkerRow> talkers(boolean ports, String category, int limit) {
                 return fixture.talkers(ports, category, limit);
+            }
+
+            public io.siteflow.processor.query.AlertSettings alertSettings() {
+                return fixture.alertSettings();
             }
 
             public RulesInfo rules() {

@@ -1,6 +1,7 @@
 package io.siteflow.processor.http;
 
 import io.siteflow.processor.query.AgentStatus;
+import io.siteflow.processor.query.AlertSettings;
 import io.siteflow.processor.query.RulesInfo;
 import io.siteflow.processor.query.SiteflowQueries;
 import io.siteflow.processor.query.TalkerRow;
@@ -101,6 +102,12 @@ public final class StaticQueries implements SiteflowQueries {
             long s = v.window().orElseThrow().start();
             return s >= fromMs && s < toMs;
         }).toList();
+    }
+
+    /** A 1 h baseline that started when the rules were loaded, alerts repeated every hour. */
+    @Override
+    public AlertSettings alertSettings() {
+        return new AlertSettings(3_600_000L, snapshot.get().rules().loadedMs() + 3_600_000L, 3_600_000L);
     }
 
     @Override

@@ -51,9 +51,9 @@ public final class SyntheticQueries {
             double r = 1_000_000.0 / (k + 1);
             String cat = Category.all()[k % 7].name();
             talkers.add(new TalkerRow(server(k % servers), 0, remote(k / servers % REMOTES), 0, cat,
-                    r, r, r, (long) (r * 40), r * 2, r / 4, r / 4, r / 4, (long) (r * 10), r / 2));
+                    r, r, r, (long) (r * 40), r * 2, r / 4, r / 4, r / 4, (long) (r * 10), r / 2, 1000));
             ports.add(new TalkerRow(server(k % servers), 40_000 + k % 20_000, remote(k / servers % REMOTES), 1521, cat,
-                    r, r, r, (long) (r * 40), r * 2, r / 4, r / 4, r / 4, (long) (r * 10), r / 2));
+                    r, r, r, (long) (r * 40), r * 2, r / 4, r / 4, r / 4, (long) (r * 10), r / 2, 1000));
         }
         List<AgentStatus> agents = new ArrayList<>();
         for (int i = 0; i < servers; i++) {

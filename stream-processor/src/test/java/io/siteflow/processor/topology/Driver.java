@@ -39,13 +39,37 @@ final class Driver implements AutoCloseable {
     final TestOutputTopic<String, String> verdicts;
     final TestOutputTopic<String, String> alerts;
     final TestOutputTopic<byte[], String> dlq;
+    private final TopologyConfig config;
+    /** The driver's wall clock (starts where the constructor says, moved by {@link #advanceWallClock}). */
+    private long wallMs;
+    private final Clock wall = new Clock() {
+        @Override
+        public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(wallMs);
+        }
+    };
 
     Driver(TopologyConfig config, Path stateDir) {
         this(config, stateDir, Instant.now());
     }
 
-    /** With the processor's wall clock starting at {@code wallClock} (it moves only when a test advances it). */
+    /**
+     * With the processor's wall clock (the topology's and {@link #queries()}') starting at {@code wallClock}; it
+     * moves only when a test advances it.
+     */
     Driver(TopologyConfig config, Path stateDir, Instant wallClock) {
+        this.config = config;
+        this.wallMs = wallClock.toEpochMilli();
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -67,6 +91,12 @@ final class Driver implements AutoCloseable {
     Driver withSites(String yaml) {
         sites.pipeInput(TopologySpec.SITES_KEY, yaml);
         return this;
+    }
+
+    /** Moves the wall clock of the driver and of {@link #queries()} on. */
+    void advanceWallClock(java.time.Duration d) {
+        wallMs += d.toMillis();
+        driver.advanceWallClockTime(d);
     }
 
     void send(FlowRecord r) {
@@ -104,9 +134,8 @@ final class Driver implements AutoCloseable {
                 return driver.getWindowStore(name);
             }
         };
-        return new StreamsQueries(new LocalStoreView(src),
-                Cluster.SINGLE, InstanceClient.NONE, models,
-                () -> true, Clock.fixed(Instant.ofEpochMilli(Flows.T0), ZoneOffset.UTC));
+        return new StreamsQueries(new LocalStoreView(src, wall),
+                Cluster.SINGLE, InstanceClient.NONE, models, () -> true, wall, config);
     }
 
     @Override

@@ -4,6 +4,7 @@ import static io.siteflow.processor.topology.Flows.T0;
 import static io.siteflow.processor.topology.Flows.flow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import io.siteflow.processor.query.AgentStatus;
 import io.siteflow.processor.query.StreamsQueries;
@@ -11,6 +12,7 @@ import io.siteflow.processor.query.TalkerRow;
 import io.siteflow.rules.verdict.Outcome;
 import io.siteflow.rules.verdict.Verdict;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,7 +27,7 @@ class QueriesTest {
 
     @BeforeEach
     void start() {
-        d = new Driver(dir).withSites(Flows.SITES_YAML);
+        d = new Driver(TopologyConfig.DEFAULTS, dir, java.time.Instant.ofEpochMilli(T0)).withSites(Flows.SITES_YAML);
         q = d.queries();
     }
 
@@ -102,5 +104,56 @@ class QueriesTest {
         assertThat(q.talkers(true, "DB", 10)).extracting(TalkerRow::localPort, TalkerRow::remotePort,
                 TalkerRow::out2s, TalkerRow::outPeak).containsExactly(org.assertj.core.groups.Tuple.tuple(0, 1521,
                 1000.0, 1000.0));
+    }
+
+    @Test
+    void showsAHostPairsBytesPerCategoryNeverOneLabelOverAMixedSum() {
+        d.send(flow().span(T0, T0 + 9_999).to("10.1.0.11", 1521).bytes(40_000, 4_000));
+        d.send(flow().span(T0, T0 + 9_999).to("10.1.0.11", 7001).bytes(30_000, 3_000));
+        d.send(flow().span(T0, T0 + 9_999).from("10.2.0.20", 40001).to("10.1.0.11", 7001).bytes(5_000, 500));
+        d.send(flow().span(T0, T0 + 9_999).to("10.1.0.11", 5201).bytes(20_000, 2_000));
+
+        assertThat(q.talkers(false, null, 10)).extracting(TalkerRow::remote, TalkerRow::category,
+                TalkerRow::outTotal, TalkerRow::inTotal, TalkerRow::out10s).containsExactly(
+                tuple("10.1.0.11", "DB", 40_000L, 4_000L, 4_000.0),
+                tuple("10.1.0.11", "CLUSTER", 35_000L, 3_500L, 3_500.0),
+                tuple("10.1.0.11", "UNKNOWN", 20_000L, 2_000L, 2_000.0));
+        assertThat(q.talkers(false, "CLUSTER", 10)).extracting(TalkerRow::category, TalkerRow::outTotal)
+                .containsExactly(tuple("CLUSTER", 35_000L));
+    }
+
+    @Test
+    void spreadsARecordsBytesOverItsTimeSoALongFlowShowsInEveryColumn() {
+        d.send(flow().span(T0, T0 + 9_999).bytes(100_000, 10_000));
+
+        TalkerRow r = q.talkers(false, null, 1).get(0);
+        assertThat(new double[] {r.out2s(), r.out10s(), r.out40s(), r.in2s(), r.in10s(), r.in40s()})
+                .containsExactly(10_000.0, 10_000.0, 2_500.0, 1_000.0, 1_000.0, 250.0);
+        assertThat(r.ageMs()).isZero();
+    }
+
+    @Test
+    void ratesHoldForTheInterimPeriodThenFallToZeroWhenRecordsStop() {
+        d.send(flow().span(T0, T0 + 9_999).bytes(100_000, 0));
+
+        d.advanceWallClock(Duration.ofSeconds(10));
+        assertThat(q.talkers(false, null, 1)).extracting(TalkerRow::out2s, TalkerRow::out10s, TalkerRow::ageMs)
+                .containsExactly(tuple(10_000.0, 10_000.0, 10_000L));
+        d.advanceWallClock(Duration.ofSeconds(5));
+        assertThat(q.talkers(false, null, 1)).extracting(TalkerRow::out2s, TalkerRow::out10s, TalkerRow::out40s,
+                TalkerRow::ageMs).containsExactly(tuple(0.0, 5_000.0, 2_500.0, 15_000L));
+        d.advanceWallClock(Duration.ofSeconds(35));
+        assertThat(q.talkers(false, null, 1)).extracting(TalkerRow::out2s, TalkerRow::out10s, TalkerRow::out40s,
+                TalkerRow::outTotal, TalkerRow::ageMs).containsExactly(tuple(0.0, 0.0, 0.0, 100_000L, 50_000L));
+    }
+
+    @Test
+    void aRecordArrivingAgainMakesTheRowFreshAndMovesTheEndToItsTime() {
+        d.send(flow().span(T0, T0 + 9_999).bytes(100_000, 0));
+        d.advanceWallClock(Duration.ofSeconds(60));
+        d.send(flow().span(T0 + 60_000, T0 + 60_999).bytes(3_000, 0));
+
+        assertThat(q.talkers(false, null, 1)).extracting(TalkerRow::out2s, TalkerRow::out40s, TalkerRow::ageMs)
+                .containsExactly(tuple(1_500.0, 75.0, 0L));
     }
 }

@@ -1,17 +1,21 @@
 // The dashboard: loads every view once, then follows /api/events (server-sent events) for changes.
 import {byId} from './dom.js';
+import {age, setByteRates} from './format.js';
 import {get, subscribe} from './api.js';
 import {resizeAll} from './charts.js';
-import {renderVerdicts, renderTrends} from './views/verdicts.js';
+import {renderVerdicts, renderTrends, setMinCrossBytes} from './views/verdicts.js';
 import {setHosts, setVerdicts, renderTraffic} from './views/traffic.js';
-import {renderLinks, drawLinksChart} from './views/links.js';
-import {initTalkers, fetchTalkers, setTalkers, defaultQuery} from './views/talkers.js';
-import {renderAgents, renderAlerts, renderRules, initExplain} from './views/status.js';
+import {renderLinks, drawLinksCharts, loadLinkHistory} from './views/links.js';
+import {initTalkers, fetchTalkers, setTalkers, defaultQuery, redrawTalkers} from './views/talkers.js';
+import {renderAgents, renderAlerts, renderAlertSettings, renderRules, initExplain} from './views/status.js';
+
+// A view is a <section id="view-NAME"> in index.html, a tab, a module in js/views and its name here.
 
 const VIEWS = ['verdicts', 'traffic', 'links', 'talkers', 'agents', 'alerts', 'rules'];
 let current = '';
 let rulesVersion = '';
 let talkersTimer = 0;
+let links = [];
 
 function show() {
   const name = VIEWS.includes(location.hash.slice(1)) ? location.hash.slice(1) : 'verdicts';
@@ -21,7 +25,7 @@ function show() {
     a.classList.toggle('active', a.getAttribute('href') === '#' + name);
   }
   if (name === 'traffic') renderTraffic().catch(failed);
-  if (name === 'links') drawLinksChart();
+  if (name === 'links') loadLinkHistory(true).catch(failed);
   requestAnimationFrame(resizeAll);
 }
 
@@ -38,9 +42,45 @@ async function loadTrends() {
 async function loadRules(version) {
   if (version === rulesVersion) return;
   const [rules, hosts] = await Promise.all([get('rules'), get('hosts')]);
-  rulesVersion = rules.version;
-  renderRules(rules);
+  setRules(rules);
   setHosts(hosts);
+}
+
+function setRules(rules) {
+  rulesVersion = rules.version;
+  setMinCrossBytes(rules.minCrossBytes);
+  renderRules(rules);
+}
+
+/** How old the newest flow data is (the links' youngest talker record), in the header. */
+function renderFreshness() {
+  const ages = links.map((l) => l.ageMs).filter((a) => a >= 0);
+  const f = byId('freshness');
+  if (!ages.length) {
+    f.textContent = 'no flow data yet';
+    f.className = 'freshness stale';
+    return;
+  }
+  const newest = Math.min(...ages);
+  f.textContent = 'data ' + age(newest) + ' old';
+  f.className = 'freshness' + (newest > 15000 ? ' stale' : '');
+}
+
+function onLinks(list) {
+  links = list;
+  renderLinks(list, current === 'links');
+  renderFreshness();
+}
+
+function onUnit() {
+  setByteRates(byId('unit-bytes').checked);
+  redrawTalkers();
+  renderLinks(links, current === 'links');
+}
+
+async function onAlerts(list) {
+  renderAlerts(list);
+  renderAlertSettings(await get('alert-settings'));
 }
 
 function onVerdicts(list) {
@@ -63,7 +103,8 @@ async function fetchAll() {
   for (;;) {
     try {
       return await Promise.all([
-        get('rules'), get('hosts'), get('verdicts'), get('agents'), get('alerts'), get('links'), get('talkers')]);
+        get('rules'), get('hosts'), get('verdicts'), get('agents'), get('alerts'), get('links'), get('talkers'),
+        get('alert-settings')]);
     } catch (err) {
       failed(err);
       await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -74,18 +115,19 @@ async function fetchAll() {
 async function start() {
   initTalkers(onTalkersForm);
   initExplain();
+  byId('unit-bytes').addEventListener('change', onUnit);
   window.addEventListener('hashchange', show);
-  const [rules, hosts, verdicts, agents, alerts, links, talkers] = await fetchAll();
+  const [rules, hosts, verdicts, agents, alerts, firstLinks, talkers, alertSettings] = await fetchAll();
   performance.mark('siteflow-fetched');
-  rulesVersion = rules.version;
-  renderRules(rules);
+  setRules(rules);
   setHosts(hosts);
   onVerdicts(verdicts);
   performance.mark('siteflow-verdicts');
   renderAgents(agents);
   renderAlerts(alerts);
+  renderAlertSettings(alertSettings);
   performance.mark('siteflow-agents-alerts');
-  renderLinks(links, false);
+  onLinks(firstLinks);
   performance.mark('siteflow-links');
   setTalkers(talkers);
   performance.mark('siteflow-talkers');
@@ -96,10 +138,13 @@ async function start() {
   subscribe({
     rules: (r) => loadRules(r.version).catch(failed),
     verdicts: onVerdicts,
-    latest: () => loadTrends().catch(failed),
+    latest: () => {
+      loadTrends().catch(failed);
+      loadLinkHistory(current === 'links').catch(failed);
+    },
     agents: renderAgents,
-    alerts: renderAlerts,
-    links: (l) => renderLinks(l, current === 'links'),
+    alerts: (a) => onAlerts(a).catch(failed),
+    links: onLinks,
     talkers: (t) => defaultQuery() && setTalkers(t),
   }, (open) => {
     const live = byId('live');

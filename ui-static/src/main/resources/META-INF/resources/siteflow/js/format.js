@@ -20,9 +20,50 @@ export function count(n) {
   return COUNT.format(n);
 }
 
-/** bytes per second -> "1.2 MB/s" */
+/** 21061551 -> "21,061,551 B (21.1 MB)": exact, with thousands separators and the unit. */
+export function bytesExact(n) {
+  const v = Number(n) || 0;
+  return COUNT.format(v) + ' B' + (Math.abs(v) >= 1000 ? ' (' + bytes(v) + ')' : '');
+}
+
+const BIT_UNITS = ['b', 'kb', 'Mb', 'Gb', 'Tb', 'Pb'];
+let byteRates = false;
+
+/** Rates in bytes/s (true) or bits/s (false, the default, as iftop and every network tool show them). */
+export function setByteRates(on) {
+  byteRates = on;
+}
+
+export function byteRatesOn() {
+  return byteRates;
+}
+
+/** 976562.5 bytes/s -> "7.81 Mb/s" (decimal units, two decimals from 1 kb/s, like iftop). */
+export function bits(bytesPerSecond) {
+  let v = (Number(bytesPerSecond) || 0) * 8;
+  let i = 0;
+  while (Math.abs(v) >= 1000 && i < BIT_UNITS.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return (i === 0 ? v.toFixed(0) : v.toFixed(2)) + ' ' + BIT_UNITS[i] + '/s';
+}
+
+/** A rate given in bytes per second, shown in bits/s ("7.81 Mb/s") or, on request, bytes/s ("976.6 kB/s"). */
 export function rate(n) {
-  return bytes(n) + '/s';
+  return byteRates ? bytes(n) + '/s' : bits(n);
+}
+
+/** The unit rates are shown in now: "bits/s" or "bytes/s". */
+export function rateUnit() {
+  return byteRates ? 'bytes/s' : 'bits/s';
+}
+
+/** Milliseconds of age -> "2 s", "3 min", "1 h" (whole hours from 1 h, else minutes up to 2 h). */
+export function age(ms) {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s >= 3600 && s % 3600 === 0) return s / 3600 + ' h';
+  return ago(0, ms).replace(' ago', '');
 }
 
 /** 0.9312 -> "93.12%" (the share is already rounded down to 4 decimals by the server) */

@@ -1,37 +1,151 @@
-// Per site pair: bandwidth each way (10 s rate) and handshake RTT (median, p95) against Oracle's 10 ms limit.
+// Links between sites: per site pair the bandwidth each way (10 s rate, bits/s unless bytes/s is asked) and the
+// handshake RTT (p50, p95) against Oracle's 10 ms limit, as a table and a small map of the sites; bandwidth per
+// direction over time (samples of the live view since the page opened) and RTT p50/p95 per closed window over the
+// last hour, the 10 ms limit always drawn and labelled.
 import {el, fill, byId, row} from '../dom.js';
-import {rate, micros} from '../format.js';
+import {rate, rateUnit, micros, age} from '../format.js';
+import {get} from '../api.js';
 import {chart, axisStyle, TEXT} from '../charts.js';
 
+const LIMIT_MS = 10;
+const SAMPLES = 1800; // one hour of 2 s samples
 let last = [];
+const bandwidth = new Map(); // "A → B" -> [[t, bytes/s]]
+let rttWindows = [];
 
-/** Fills the table; the chart is drawn only while the view is visible (ECharts on a hidden box is wasted work). */
+/** Fills the table and map, records a bandwidth sample; charts are drawn only while the view is visible. */
 export function renderLinks(links, visible) {
   last = links;
-  fill(byId('links-table').tBodies[0], ...links.map((l) => row([
-    l.siteA, l.siteB, [rate(l.aToBBps), 'num'], [rate(l.bToABps), 'num'],
-    [l.rttMicros.samples ? micros(l.rttMicros.p50) : '–', 'num'],
-    [l.rttMicros.samples ? micros(l.rttMicros.p95) : '–', 'num'],
-    el('span', {class: 'badge ' + (l.aboveLimit ? 'FAIL' : 'PASS')}, l.aboveLimit ? 'above 10 ms' : 'within 10 ms'),
-  ])));
-  if (visible) drawLinksChart();
+  const now = Date.now();
+  for (const l of links) {
+    sample(l.siteA + ' → ' + l.siteB, now, l.aToBBps);
+    sample(l.siteB + ' → ' + l.siteA, now, l.bToABps);
+  }
+  drawTable();
+  drawMap();
+  if (visible) drawLinksCharts();
 }
 
-export function drawLinksChart() {
-  const links = last;
-  const names = links.map((l) => l.siteA + ' ↔ ' + l.siteB);
-  chart(byId('links-chart')).setOption({
+function sample(name, t, v) {
+  const s = bandwidth.get(name) || [];
+  s.push([t, v]);
+  if (s.length > SAMPLES) s.shift();
+  bandwidth.set(name, s);
+}
+
+function rttText(l, p) {
+  return l.rttMicros.samples ? micros(l.rttMicros[p]) : '–';
+}
+
+function drawTable() {
+  fill(byId('links-table').tBodies[0], ...last.map((l) => row([
+    l.siteA, l.siteB, [rate(l.aToBBps), 'num'], [rate(l.bToABps), 'num'],
+    [rttText(l, 'p50'), 'num'], [rttText(l, 'p95'), 'num'],
+    el('span', {class: 'badge ' + (l.aboveLimit ? 'FAIL' : 'PASS')}, l.aboveLimit ? 'above 10 ms' : 'within 10 ms'),
+    [l.ageMs < 0 ? '–' : age(l.ageMs), 'num'],
+  ])));
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svg(tag, attrs, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** Sites on a circle, a line per link labelled with its rate each way and RTT p95 (red above the limit). */
+function drawMap() {
+  const map = byId('site-map');
+  const w = 384;
+  const h = 240;
+  map.setAttribute('viewBox', `0 0 ${w} ${h}`);
+  const names = [...new Set(last.flatMap((l) => [l.siteA, l.siteB]))].sort();
+  const pos = new Map(names.map((n, i) => {
+    const a = names.length === 2 ? Math.PI * i : (2 * Math.PI * i) / names.length - Math.PI / 2;
+    return [n, [w / 2 + (w / 2 - 60) * Math.cos(a), h / 2 + (h / 2 - 40) * Math.sin(a)]];
+  }));
+  const parts = [];
+  for (const l of last) {
+    const [x1, y1] = pos.get(l.siteA);
+    const [x2, y2] = pos.get(l.siteB);
+    const mx = (x1 + x2) / 2;
+    const my = (y1 + y2) / 2;
+    parts.push(svg('line', {x1, y1, x2, y2, class: l.aboveLimit ? 'above' : ''}),
+      svg('text', {x: mx, y: my - 22, 'text-anchor': 'middle', class: 'ab'}, `${l.siteA} → ${l.siteB}: ${rate(l.aToBBps)}`),
+      svg('text', {x: mx, y: my - 6, 'text-anchor': 'middle', class: 'ba'}, `${l.siteB} → ${l.siteA}: ${rate(l.bToABps)}`),
+      svg('text', {x: mx, y: my + 16, 'text-anchor': 'middle', class: 'rtt'}, 'RTT p95 ' + rttText(l, 'p95')));
+  }
+  for (const n of names) {
+    const [x, y] = pos.get(n);
+    const g = svg('g', {class: 'site'});
+    g.append(svg('circle', {cx: x, cy: y, r: 9}), svg('text', {x, y: y + 26, 'text-anchor': 'middle', class: 'site-name'}, n));
+    parts.push(g);
+  }
+  if (!names.length) parts.push(svg('text', {x: w / 2, y: h / 2, 'text-anchor': 'middle'}, 'no link yet'));
+  map.replaceChildren(...parts);
+}
+
+/** Loads the last hour's closed windows (RTT per site pair) and redraws. */
+export async function loadLinkHistory(visible) {
+  const now = Date.now();
+  rttWindows = await get('windows', {from: now - 3600_000, to: now + 60_000});
+  if (visible) drawLinksCharts();
+}
+
+/**
+ * RTT per site pair and window from the pairs' window verdicts: p50 the sample-weighted mean of their medians,
+ * p95 the largest p95 (an upper bound), as the report merges them (docs/API.md).
+ */
+function rttSeries() {
+  const pairs = new Map();
+  for (const v of rttWindows) {
+    if (!v.rttMicros || !v.rttMicros.samples || !v.window) continue;
+    const name = [v.site, v.remoteSite].sort().join(' ↔ ');
+    const byWindow = pairs.get(name) || new Map();
+    const m = byWindow.get(v.window.end) || {n: 0, sum: 0, p95: 0};
+    m.n += v.rttMicros.samples;
+    m.sum += v.rttMicros.samples * v.rttMicros.p50;
+    m.p95 = Math.max(m.p95, v.rttMicros.p95);
+    byWindow.set(v.window.end, m);
+    pairs.set(name, byWindow);
+  }
+  const series = [];
+  for (const [name, byWindow] of [...pairs].sort()) {
+    const points = [...byWindow].sort((a, b) => a[0] - b[0]);
+    series.push({name: name + ' p50', type: 'line', showSymbol: points.length < 3,
+      data: points.map(([t, m]) => [t, Math.round(m.sum / m.n) / 1000])});
+    series.push({name: name + ' p95', type: 'line', showSymbol: points.length < 3, lineStyle: {type: 'dotted'},
+      data: points.map(([t, m]) => [t, m.p95 / 1000])});
+  }
+  return series;
+}
+
+export function drawLinksCharts() {
+  const unit = rateUnit();
+  chart(byId('links-bandwidth')).setOption({
+    animation: false,
+    legend: {textStyle: {color: TEXT}},
+    tooltip: {trigger: 'axis', valueFormatter: rate},
+    grid: {left: 90, right: 30, top: 40, bottom: 30},
+    xAxis: {type: 'time', ...axisStyle(), axisLabel: {color: TEXT, hideOverlap: true}},
+    yAxis: {type: 'value', name: unit, ...axisStyle(), axisLabel: {color: TEXT, formatter: rate}},
+    series: [...bandwidth].map(([name, s]) => ({name, type: 'line', showSymbol: s.length < 3, data: s})),
+  }, true);
+  const series = rttSeries();
+  const top = Math.max(LIMIT_MS, ...series.flatMap((s) => s.data.map((p) => p[1])));
+  const limit = {silent: true, symbol: 'none', lineStyle: {color: '#bf616a', type: 'dashed', width: 2},
+    label: {formatter: '10 ms limit', color: TEXT, position: 'insideEndTop'}, data: [{yAxis: LIMIT_MS}]};
+  chart(byId('links-rtt')).setOption({
     animation: false,
     legend: {textStyle: {color: TEXT}},
     tooltip: {trigger: 'axis', valueFormatter: (x) => x + ' ms'},
     grid: {left: 60, right: 30, top: 40, bottom: 30},
-    xAxis: {type: 'category', data: names, ...axisStyle()},
-    yAxis: {type: 'value', name: 'ms', ...axisStyle()},
-    series: [
-      {name: 'RTT p50', type: 'bar', barMaxWidth: 60, data: links.map((l) => l.rttMicros.p50 / 1000), itemStyle: {color: '#88c0d0'}},
-      {name: 'RTT p95', type: 'bar', barMaxWidth: 60, data: links.map((l) => l.rttMicros.p95 / 1000), itemStyle: {color: '#5e81ac'},
-        markLine: {symbol: 'none', lineStyle: {color: '#bf616a', type: 'dashed'},
-          label: {formatter: '10 ms limit', color: TEXT}, data: [{yAxis: 10}]}},
-    ],
+    xAxis: {type: 'time', ...axisStyle(), axisLabel: {color: TEXT, hideOverlap: true}},
+    // the axis always reaches above the limit, so its line is never clipped
+    yAxis: {type: 'value', name: 'ms', min: 0, max: Math.ceil(top * 1.2), ...axisStyle()},
+    series: series.length ? series.map((s, i) => (i === 0 ? {...s, markLine: limit} : s))
+      : [{name: 'no RTT sample', type: 'line', data: [], markLine: limit}],
   }, true);
 }

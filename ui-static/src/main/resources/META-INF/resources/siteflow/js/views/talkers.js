@@ -1,7 +1,8 @@
-// Top talkers like iftop: host pairs (or port pairs) with 2 s / 10 s / 40 s rates, cumulative and peak,
-// sortable by any column, filtered by category on the server and by text here.
+// Top talkers like iftop: host pairs per category (or port pairs) with 2 s / 10 s / 40 s rates (bits/s unless
+// bytes/s is asked), cumulative and peak, sortable by any column, filtered by category on the server and by text
+// here. A host pair with several categories is one row per category, the category a coloured label.
 import {el, fill, byId, row} from '../dom.js';
-import {rate, bytes, CATEGORIES} from '../format.js';
+import {rate, rateUnit, bytes, age, CATEGORIES, CATEGORY_COLOURS} from '../format.js';
 import {get} from '../api.js';
 import {hostName} from './traffic.js';
 
@@ -54,6 +55,16 @@ function end(address, port) {
   return port ? shown + ':' + port : shown;
 }
 
+/** Redraws with the rate unit now chosen. */
+export function redrawTalkers() {
+  draw();
+}
+
+/** The age of the newest data of the rows shown, in ms (-1 without rows). */
+export function newestAge() {
+  return rows.length ? Math.min(...rows.map((r) => r.ageMs)) : -1;
+}
+
 function draw() {
   const text = form().text.value.trim().toLowerCase();
   const shown = rows.filter((r) => !text || [r.local, r.remote, hostName(r.local), hostName(r.remote)]
@@ -64,11 +75,16 @@ function draw() {
     const c = typeof x === 'string' ? x.localeCompare(y) : x - y;
     return descending ? -c : c;
   });
+  const newest = newestAge();
+  byId('talkers-caption').textContent = `Rates in ${rateUnit()} over the last 2, 10 and 40 s of the flow records' `
+    + 'time (a record\'s bytes spread over its start..end); ' + (newest < 0 ? 'no data yet.'
+    : `newest data ${age(newest)} old${newest > 12000 ? ': rates are falling as no record arrives' : ''}.`);
   for (const th of byId('talkers-table').tHead.rows[0].cells) {
     th.setAttribute('aria-sort', th.dataset.key === sortKey ? (descending ? 'descending' : 'ascending') : 'none');
   }
   fill(byId('talkers-table').tBodies[0], ...shown.map((r) => row([
-    end(r.local, r.localPort), end(r.remote, r.remotePort), r.category,
+    end(r.local, r.localPort), end(r.remote, r.remotePort),
+    el('span', {class: 'cat', style: 'background:' + (CATEGORY_COLOURS[r.category] || '#757575')}, r.category),
     [rate(r.out2s), 'num'], [rate(r.out10s), 'num'], [rate(r.out40s), 'num'],
     [rate(r.in2s), 'num'], [rate(r.in10s), 'num'], [rate(r.in40s), 'num'],
     [bytes(r.outTotal + r.inTotal), 'num'], [rate(Math.max(r.outPeak, r.inPeak)), 'num'],

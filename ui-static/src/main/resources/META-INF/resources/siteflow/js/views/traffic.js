@@ -1,7 +1,7 @@
 // Where the bytes go, per audited pair: a stacked area of bytes per category per window over the last hour,
 // and the share per remote address (cumulative) as bars named by host name and role, with a table beside.
 import {el, fill, byId, row} from '../dom.js';
-import {bytes, percent, CATEGORIES, CATEGORY_COLOURS} from '../format.js';
+import {bytes, bytesExact, percent, CATEGORIES, CATEGORY_COLOURS} from '../format.js';
 import {get} from '../api.js';
 import {chart, axisStyle, TEXT} from '../charts.js';
 
@@ -83,7 +83,7 @@ function renderBars(v) {
   const body = byId('traffic-addresses').tBodies[0];
   fill(body, ...entries.map(([a, b]) => {
     const h = hosts.get(a);
-    return row([h ? h.name : '', h ? h.role : '', a, [bytes(b), 'num'], [percent(b / total), 'num']]);
+    return row([h ? h.name : '', h ? h.role : '', a, [bytesExact(b), 'num'], [percent(b / total), 'num']]);
   }));
 }
 

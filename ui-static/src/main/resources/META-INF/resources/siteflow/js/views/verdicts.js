@@ -1,12 +1,20 @@
 // Verdict cards: one per audited pair (server x remote site): DB share against the threshold, the verdict and
-// its reason, and the last hour's share as a sparkline (drawn only once the card is on screen).
+// its reason, the pair's RTT p95 (red above Oracle's 10 ms), and the last hour's share as a sparkline (drawn only
+// once the card is on screen). An INSUFFICIENT card shows why and how many bytes are missing, not a share.
 import {el, fill, byId} from '../dom.js';
-import {bytes, percent} from '../format.js';
+import {bytes, bytesExact, count, percent, micros} from '../format.js';
 import {chart} from '../charts.js';
 
 const ORDER = {FAIL: 0, INSUFFICIENT: 1, PASS: 2};
 const cards = new Map();
 let trends = new Map();
+let minCrossBytes = 1000000;
+const LIMIT_MICROS = 10000;
+
+/** The least cross-site bytes a verdict needs (from /api/rules), for the INSUFFICIENT cards. */
+export function setMinCrossBytes(n) {
+  minCrossBytes = n;
+}
 const observer = 'IntersectionObserver' in window
   ? new IntersectionObserver((entries) => entries.forEach((e) => e.isIntersecting && drawSpark(e.target)))
   : null;
@@ -19,11 +27,13 @@ function card(v) {
     node: el('article', {class: 'card', dataset: {pair: key(v)}}),
     name: el('span', {class: 'name'}), addr: el('span', {class: 'addr'}), route: el('p', {class: 'route'}),
     share: el('span', {class: 'big share'}), badge: el('span', {class: 'badge verdict'}),
+    rtt: el('span', {class: 'rtt'}), missing: el('p', {class: 'missing-detail'}),
     fill: el('div', {class: 'fill'}), mark: el('div', {class: 'mark'}),
     threshold: el('p', {class: 'threshold'}), reason: el('p', {class: 'reason'}), spark,
   };
-  c.node.append(el('header', {}, c.name, ' ', c.addr), c.route, el('p', {class: 'shareline'}, c.share, ' ', c.badge),
-    el('div', {class: 'gauge', title: 'DB share against the threshold'}, c.fill, c.mark), c.threshold, c.reason, spark);
+  c.node.append(el('header', {}, c.name, ' ', c.addr), c.route, el('p', {class: 'shareline'}, c.share, ' ', c.badge, ' ', c.rtt),
+    c.missing, el('div', {class: 'gauge', title: 'DB share against the threshold'}, c.fill, c.mark), c.threshold,
+    c.reason, spark);
   if (observer) observer.observe(spark);
   return c;
 }
@@ -33,12 +43,31 @@ function update(c, v) {
   c.name.textContent = v.name;
   c.addr.textContent = v.name === v.server ? '' : v.server;
   c.route.textContent = v.site + ' → ' + v.remoteSite;
-  c.share.textContent = percent(v.dbShare);
+  const insufficient = v.verdict === 'INSUFFICIENT';
+  const missing = Math.max(0, minCrossBytes - v.crossBytes);
+  if (insufficient && missing > 0) {
+    c.share.textContent = bytes(missing) + ' missing';
+    c.missing.textContent = `${count(v.crossBytes)} B of the ${count(minCrossBytes)} B of cross-site traffic a verdict `
+      + `needs (${percent(Math.floor(v.crossBytes / minCrossBytes * 10000) / 10000)}); ${count(missing)} B to go`;
+  } else if (insufficient) {
+    c.share.textContent = 'not judged';
+    c.missing.textContent = 'why: ' + v.reason;
+  } else {
+    c.share.textContent = percent(v.dbShare);
+    c.missing.textContent = '';
+  }
+  c.share.className = 'big share' + (insufficient ? ' missing' : '');
+  c.missing.hidden = !insufficient;
+  const rtt = v.rttMicros || {samples: 0};
+  c.rtt.textContent = rtt.samples ? 'RTT p95 ' + micros(rtt.p95) : 'RTT –';
+  c.rtt.className = 'rtt' + (rtt.samples && rtt.p95 > LIMIT_MICROS ? ' above' : '');
+  c.rtt.title = rtt.samples ? `handshake RTT of the pair: p50 ${micros(rtt.p50)}, p95 ${micros(rtt.p95)}, `
+    + `${count(rtt.samples)} samples; Oracle's limit 10 ms` : 'no handshake RTT sample yet';
   c.badge.textContent = v.verdict;
   c.badge.className = 'badge verdict ' + v.verdict;
   c.fill.style.width = Math.min(100, v.dbShare * 100) + '%';
   c.mark.style.left = Math.min(100, v.threshold * 100) + '%';
-  c.threshold.textContent = 'threshold ' + percent(v.threshold) + ' · ' + bytes(v.crossBytes) + ' cross-site';
+  c.threshold.textContent = 'threshold ' + percent(v.threshold) + ' · ' + bytesExact(v.crossBytes) + ' cross-site';
   c.reason.textContent = v.reason;
   c.threshold_ = v.threshold;
 }
@@ -84,6 +113,7 @@ function renderSummary(verdicts) {
   } else {
     s.textContent = `Isolated as designed: ${n.PASS} of ${verdicts.length} pairs PASS · ${n.INSUFFICIENT} INSUFFICIENT`;
   }
+  s.title = s.textContent;
 }
 
 /** Sets the sparkline data ([{server, remoteSite, points: [[t, share, bytes]]}]) and redraws visible ones. */
