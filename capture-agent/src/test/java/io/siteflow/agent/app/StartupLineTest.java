@@ -65,4 +65,10 @@ class StartupLineTest {
         assertThat(line).doesNotContain("clear-");
         assertThat(keys).allSatisfy(k -> assertThat(line).contains(" kafka." + k + "=****"));
     }
+
+    @Test
+    void saysWhenTheServerNameIsLeftOut() {
+        assertThat(startupLine("-r", "c.pcap", "--agent", "wls3", "--no-sni")).isEqualTo("capture: file=c.pcap"
+                + " remote=[] agent=wls3 snaplen=256 buffer=67108864 active=10s idle=30s maxFlows=262144 sni=off");
+    }
 }
