@@ -152,6 +152,52 @@ class KafkaFlowSinkIT {
         assertThat(sink.stats().replayed()).isEqualTo(50);
     }
 
+    /**
+     * Issue 17 defect 2: the spool's disk is full (a 256 KiB tmpfs this test mounts, as root) when the broker comes
+     * back. The spool must drain without free space (it used to send one probe, fail to write spool.pos and stay in
+     * the outage, dropping every new record), every replayed record must be counted as sent, and new records must
+     * then go straight to Kafka.
+     */
+    @Test
+    void drainsASpoolOnAFullDiskOnceTheBrokerIsBack() throws Exception {
+        Path disk = java.nio.file.Files.createDirectory(tmp.resolve("small-disk"));
+        run("mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", disk.toString());
+        open.add(0, () -> run("umount", disk.toString())); // after the sink is closed
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        KafkaFlowSink sink = sink(KafkaSinkConfig.builder("127.0.0.1:" + port, disk.resolve("spool"))
+                .clientProperties(FAST_FAILURE).spoolMaxBytes(64L << 20).spoolSegmentBytes(32 << 10));
+        AtomicInteger next = new AtomicInteger();
+        Awaitility.await().atMost(WAIT).until(() -> {
+            IntStream.range(0, 50).forEach(n -> sink.accept(flow(next.getAndIncrement())));
+            return sink.stats().dropped() > 0 && sink.stats().queued() == 0; // the disk is full
+        });
+        long spooled = sink.stats().spooled();
+        long dropped = sink.stats().dropped();
+        assertThat(spooled + dropped).isEqualTo(next.get());
+
+        EmbeddedKafkaBroker broker = broker(port, 0);
+        Awaitility.await().atMost(WAIT).until(() -> !sink.stats().outage());
+        IntStream.range(0, 100).forEach(n -> sink.accept(flow(next.getAndIncrement())));
+        sink.flush();
+
+        PublishStats s = sink.stats();
+        assertThat(s.replayed()).isEqualTo(spooled);
+        assertThat(s.sent()).isEqualTo(spooled + 100);
+        assertThat(s.dropped()).isEqualTo(dropped);
+        assertThat(s.spoolRecords()).isZero();
+        assertThat(FlowTopic.readAll(broker.bootstrap(), (int) spooled + 100, WAIT).stream()
+                .map(r -> r.record().id()).distinct().count()).isEqualTo(spooled + 100);
+    }
+
+    private static void run(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(String.join(" ", command) + ": " + output).isZero();
+    }
+
     /** Every id 0..total-1 arrived, keyed by its server, and per server in order of first arrival. */
     private static void assertInOrderPerServer(List<FlowTopic.Received> got, int total) {
         Map<String, Set<Integer>> firstSeen = new LinkedHashMap<>();

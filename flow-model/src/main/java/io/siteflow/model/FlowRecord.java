@@ -32,7 +32,8 @@ import java.util.Objects;
  * @param rtcpFlags   OR of the TCP flags sent by dst
  * @param rttMicros   handshake round-trip time in microseconds, or null when no handshake was seen
  * @param l7          detected application protocol ({@link L7Protocol#wireName()}), or null
- * @param sni         TLS server name from the ClientHello, or null
+ * @param sni         TLS server name from the ClientHello, or null (always null when the agent runs with
+ *                    {@code --no-sni}): the one field read from packet payload; see flow-model/docs/contracts.md
  * @param isFinal     true when the flow ended (FIN/RST, idle timeout, eviction or end of capture)
  * @param id          unique record id: agent run id + per-agent counter
  * @param dataRttMicros smallest round-trip time in microseconds measured in this record from data segments

@@ -9,6 +9,7 @@ import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.agent.flow.RemoteSiteFilter;
 import io.siteflow.agent.metrics.AgentMetrics;
 import io.siteflow.agent.pipeline.Pipeline;
+import io.siteflow.agent.publish.kafka.KafkaFlowSink;
 import io.siteflow.agent.report.TextReport;
 import io.siteflow.model.cli.ExitCodes;
 import java.io.PrintWriter;
@@ -21,7 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs one capture: opens the source, wires it into the sinks with {@link Pipeline}, stops on end of file,
  * {@code -s} seconds or SIGINT/SIGTERM, then flushes every flow, prints the report and the summary.
- * Nothing is lost on a clean stop: the shutdown hook waits until the flows are flushed.
+ * Nothing is lost on a clean stop: the shutdown hook waits until the flows are flushed. With Kafka, the sink is
+ * closed before its counters are printed, and a run that ends with records lost (dropped or refused) or still in
+ * the spool exits 1 and says how many, why the broker could not be used, and where the spool is.
  */
 public final class AgentRunner {
     private static final Logger LOG = LoggerFactory.getLogger(AgentRunner.class);
@@ -98,9 +101,11 @@ public final class AgentRunner {
         FlowTableConfig cfg = new FlowTableConfig(options.maxFlows(), options.activeTimeout(),
                 options.idleTimeout(), FlowTableConfig.DEFAULTS.closeLinger());
         List<String> problems;
+        KafkaFlowSink kafka;
         try (Sinks sinks = Sinks.open(options, out)) {
+            kafka = sinks.kafka();
             Pipeline pipeline = Pipeline.wire(source.name(),
-                    new Pipeline.Settings(options.agent(), runId, cfg, filter, report), sinks.all());
+                    new Pipeline.Settings(options.agent(), runId, cfg, filter, report, options.sni()), sinks.all());
             wired = pipeline;
             try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), options.metricsBind(),
                     pipeline.counters(), pipeline.table(), source, this::agentDrops);
@@ -110,7 +115,7 @@ public final class AgentRunner {
             if (report != null) {
                 report.print(out, source.name(), options.lines());
             }
-            Summary.print(err, source, pipeline, sinks.kafka(), agentDrops());
+            Summary.print(err, source, pipeline, agentDrops());
             problems = pipeline.problems();
         } catch (Exception e) {
             err.println("siteflow capture: " + e.getMessage());
@@ -119,9 +124,10 @@ public final class AgentRunner {
         } finally {
             source.close();
         }
+        boolean lost = kafka != null && Summary.printKafka(err, kafka); // after close: every record sent or spooled
         problems.forEach(err::println);
         err.flush();
-        return problems.isEmpty() ? ExitCodes.OK : ExitCodes.INPUT;
+        return lost ? ExitCodes.FAILURE : problems.isEmpty() ? ExitCodes.OK : ExitCodes.INPUT;
     }
 
     private void capture(PacketSource source, Pipeline pipeline) {

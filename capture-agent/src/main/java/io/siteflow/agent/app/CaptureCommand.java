@@ -30,8 +30,10 @@ import picocli.CommandLine.Spec;
             "  siteflow capture -i ens3 -F 10.1.0.0/16 -F fd00:1::/64 --json",
             ""},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:done", "1:capture failed (interface, permission, Kafka)",
-            "2:input not read whole (missing, unsupported, corrupt or cut-short file; unsupported link type)",
+        exitCodeList = {"0:done", "1:capture failed (interface, permission, Kafka), or records lost or left unsent "
+            + "in the spool (the end of the run says how many, why and where)",
+            "2:input not read whole (missing, unsupported, corrupt or cut-short file; unsupported link type; "
+            + "packets dated more than 5 min ahead of this host's clock)",
             "64:wrong usage"})
 public final class CaptureCommand implements Callable<Integer> {
 
@@ -57,6 +59,10 @@ public final class CaptureCommand implements Callable<Integer> {
 
     @Option(names = "--loop", description = "With --realtime: start over at the end of the file, until stopped.")
     boolean loop;
+
+    @Option(names = "--no-sni", description = "Leave the TLS server name (sni) out of every record: the one record "
+            + "field read from packet payload (a host name such as db.example.com).")
+    boolean noSni;
 
     @Option(names = "-F", paramLabel = "CIDR",
             description = "A remote-site network (IPv4 or IPv6; repeat for several). Keeps packets with exactly one "
@@ -152,7 +158,7 @@ public final class CaptureCommand implements Callable<Integer> {
                 .loop(loop).agent(agent).bootstrap(bootstrap).kafkaConfig(kafkaConfig).kafka(kafka)
                 .spoolDir(spoolDir).spoolMaxMb(spoolMaxMb).json(json).text(text).seconds(seconds).lines(lines)
                 .ports(ports).snaplen(snaplen).bufferMb(bufferMb).metricsPort(metricsPort).metricsBind(metricsBind)
-                .activeTimeoutSeconds(activeTimeout).idleTimeoutSeconds(idleTimeout).maxFlows(maxFlows);
+                .activeTimeoutSeconds(activeTimeout).idleTimeoutSeconds(idleTimeout).maxFlows(maxFlows).sni(!noSni);
         cidrs.forEach(b::remoteCidr);
         try {
             return b.build();

@@ -10,12 +10,12 @@ import io.siteflow.agent.publish.kafka.KafkaFlowSink;
 import io.siteflow.agent.publish.kafka.PublishStats;
 import java.io.PrintWriter;
 
-/** The capture statistics printed to standard error at the end of a capture. */
+/** The capture statistics printed to standard error at the end of a capture, and the Kafka sink's outcome. */
 final class Summary {
     private Summary() {
     }
 
-    static void print(PrintWriter err, PacketSource source, Pipeline pipeline, KafkaFlowSink kafka, long agentDrops) {
+    static void print(PrintWriter err, PacketSource source, Pipeline pipeline, long agentDrops) {
         FlowTable table = pipeline.table();
         DecodeCounters c = pipeline.counters();
         CaptureStats stats = source.stats();
@@ -30,11 +30,33 @@ final class Summary {
         }
         err.printf("kept %d IP packets (%d outside the -F filter); %d flows, %d evicted early%n", c.keptCount(),
                 c.filteredOutCount(), table.flowsCreated(), table.evictions());
-        if (kafka != null) {
-            PublishStats p = kafka.stats();
-            err.printf("kafka: %d records sent, %d spooled, %d replayed, %d dropped, %d rejected%n", p.sent(),
-                    p.spooled(), p.replayed(), p.dropped(), p.rejected());
+        err.flush();
+    }
+
+    /**
+     * The Kafka counters of a closed sink, then what went wrong: records lost (dropped or refused for good), why the
+     * broker could not be used, and records still in the spool.
+     *
+     * @return true when a record was lost or is still unsent: the run exits 1
+     */
+    static boolean printKafka(PrintWriter err, KafkaFlowSink kafka) {
+        PublishStats p = kafka.stats();
+        err.printf("kafka: %d records sent, %d spooled, %d replayed, %d dropped, %d rejected%n", p.sent(),
+                p.spooled(), p.replayed(), p.dropped(), p.rejected());
+        long lost = p.dropped() + p.rejected();
+        if (lost == 0 && p.spoolRecords() == 0) {
+            return false;
+        }
+        kafka.brokerProblem().ifPresent(problem -> err.println("siteflow capture: " + problem));
+        if (lost > 0) {
+            err.printf("siteflow capture: %d of %d records lost (%d dropped: hand-off queue or spool full, or the "
+                    + "spool not writable; %d refused by the broker)%n", lost, p.accepted(), p.dropped(), p.rejected());
+        }
+        if (p.spoolRecords() > 0) {
+            err.printf("siteflow capture: %d records not sent, kept in the spool %s; the next run with "
+                    + "--spool-dir %s sends them first%n", p.spoolRecords(), kafka.spoolDir(), kafka.spoolDir());
         }
         err.flush();
+        return true;
     }
 }

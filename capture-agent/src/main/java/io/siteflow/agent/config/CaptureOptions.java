@@ -34,6 +34,8 @@ import java.util.TreeMap;
  * @param spoolMaxBytes  spool bound; beyond it the newest records are dropped and counted
  * @param realtime       file: replay at the pace it was captured, packet times moved to now
  * @param loop           file with {@code realtime}: start over at the end
+ * @param sni            keep the TLS server name ({@code sni}, the one record field read from payload) in records;
+ *                       false with {@code --no-sni}
  */
 public record CaptureOptions(
         String iface,
@@ -57,7 +59,8 @@ public record CaptureOptions(
         Path spoolDir,
         long spoolMaxBytes,
         boolean realtime,
-        boolean loop) {
+        boolean loop,
+        boolean sni) {
 
     public CaptureOptions {
         remoteCidrs = List.copyOf(remoteCidrs);
@@ -95,6 +98,9 @@ public record CaptureOptions(
         sb.append(" snaplen=").append(snaplen).append(" buffer=").append(bufferBytes)
                 .append(" active=").append(activeTimeout.toSeconds()).append("s idle=")
                 .append(idleTimeout.toSeconds()).append("s maxFlows=").append(maxFlows);
+        if (!sni) {
+            sb.append(" sni=off");
+        }
         return sb.toString();
     }
 

@@ -53,6 +53,7 @@ public final class CaptureOptionsBuilder {
     private Path spoolDir;
     private long spoolMaxMb = DEFAULT_SPOOL_MAX_MB;
     private boolean realtime;
+    private boolean sni = true;
     private boolean loop;
 
     CaptureOptionsBuilder() {
@@ -187,6 +188,12 @@ public final class CaptureOptionsBuilder {
         return this;
     }
 
+    /** Keep the TLS server name in records (default); false drops it ({@code --no-sni}). */
+    public CaptureOptionsBuilder sni(boolean sni) {
+        this.sni = sni;
+        return this;
+    }
+
     /** File with {@link #realtime}: start over at the end. */
     public CaptureOptionsBuilder loop(boolean loop) {
         this.loop = loop;
@@ -265,7 +272,7 @@ public final class CaptureOptionsBuilder {
         boolean report = text || json == null && bootstrap == null;
         return new CaptureOptions(iface, file, remote, agentId, bootstrap, clientProps, json, report, seconds, lines,
                 ports, snaplen, bufferMb << 20, metricsPort, metricsBind, Duration.ofSeconds(activeTimeoutSeconds),
-                Duration.ofSeconds(idleTimeoutSeconds), maxFlows, spool, spoolMaxMb << 20, realtime, loop);
+                Duration.ofSeconds(idleTimeoutSeconds), maxFlows, spool, spoolMaxMb << 20, realtime, loop, sni);
     }
 
     private static IllegalArgumentException invalid(String message) {

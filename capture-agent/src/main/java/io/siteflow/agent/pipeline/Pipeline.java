@@ -16,8 +16,9 @@ import java.util.List;
 
 /**
  * One capture, wired in one place for the live agent ({@code siteflow capture}) and for file replays
- * ({@code FileReplay}, {@code siteflow audit}): packets of a {@link PacketSource} → decode → {@code -F} filter →
- * flow table (with the L7 signature tracker) → {@link FlowSink}, and the text report when one is given.
+ * ({@code FileReplay}, {@code siteflow audit}): packets of a {@link PacketSource} → clock check (packets dated more
+ * than 5 min ahead of the host clock are skipped, {@link ClockCheck}) → decode → {@code -F} filter → flow table
+ * (with the L7 signature tracker) → {@link FlowSink}, and the text report when one is given.
  *
  * <p>{@link #run} delivers the source's packets on the calling thread, or through a {@link PacketHandoff}
  * (a bounded queue and a worker thread) for live captures, then flushes every flow and the sink. Problems
@@ -38,9 +39,15 @@ public final class Pipeline {
      * @param flowTable flow table limits and timeouts
      * @param filter    the {@code -F} filter
      * @param report    the text report fed with every kept packet, or null
+     * @param sni         keep the TLS server name in records (false: {@code --no-sni})
      */
     public record Settings(String agent, String runId, FlowTableConfig flowTable, RemoteSiteFilter filter,
-            TextReport report) {
+            TextReport report, boolean sni) {
+        /** Settings that keep the TLS server name. */
+        public Settings(String agent, String runId, FlowTableConfig flowTable, RemoteSiteFilter filter,
+                TextReport report) {
+            this(agent, runId, flowTable, filter, report, true);
+        }
     }
 
     private final String sourceName;
@@ -48,6 +55,7 @@ public final class Pipeline {
     private final RecordFactory records;
     private final FlowTable table;
     private final CapturePipeline packets;
+    private final ClockCheck clock;
     private final List<String> problems = new ArrayList<>();
     private volatile PacketHandoff handoff;
 
@@ -55,9 +63,10 @@ public final class Pipeline {
         this.sourceName = sourceName;
         this.sink = sink;
         this.records = new RecordFactory(settings.agent(), sourceName, settings.runId());
-        this.table = new FlowTable(settings.flowTable(), records, sink, new SignatureL7Tracker());
+        this.table = new FlowTable(settings.flowTable(), records, sink, new SignatureL7Tracker(settings.sni()));
         this.packets = new CapturePipeline(settings.filter(), table, settings.report(),
                 lt -> problems.add(unsupported(sourceName, lt)));
+        this.clock = new ClockCheck(packets, System::currentTimeMillis);
     }
 
     /** Wires a capture of the source named {@code sourceName} (an interface or a file name) into {@code sink}. */
@@ -77,16 +86,20 @@ public final class Pipeline {
     public void run(PacketSource source, boolean handOff) throws CaptureException {
         try {
             if (handOff) {
-                try (PacketHandoff h = new PacketHandoff(HANDOFF_CAPACITY, packets, table::advanceTime,
+                try (PacketHandoff h = new PacketHandoff(HANDOFF_CAPACITY, clock, table::advanceTime,
                         IDLE_TICK_MILLIS)) {
                     handoff = h;
                     source.run(h);
                 }
             } else {
-                source.run(packets);
+                source.run(clock);
             }
         } catch (CaptureFileException e) {
             problems.add(e.getMessage());
+        }
+        String future = clock.problem(sourceName);
+        if (future != null) {
+            problems.add(future);
         }
         table.flushAll();
         sink.flush();
@@ -108,6 +121,11 @@ public final class Pipeline {
     /** Records exported so far. */
     public long records() {
         return records.count();
+    }
+
+    /** Packets skipped because they were dated more than 5 min ahead of the host clock ({@link ClockCheck}). */
+    public long clockRefused() {
+        return clock.refused();
     }
 
     /** Live packets dropped because aggregation fell behind the capture (0 without a handoff); any thread. */

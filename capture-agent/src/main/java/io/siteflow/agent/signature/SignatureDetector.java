@@ -29,8 +29,8 @@ import io.siteflow.model.L7Protocol;
  *
  * <p>Bytes needed (payload bytes after the TCP/UDP header; with the default snap length of 256, about
  * 170-200 remain after Ethernet/IP/TCP headers): TCMP, TMB, T3 handshake 4-6; HTTP 5 (a method and one
- * target byte) to the end of the request line; GIOP, PostgreSQL, TNS data packets 8; TLS 11; TNS
- * CONNECT 12; the SNI name and {@code weblogic.jms.} only where they lie within the captured bytes.
+ * target byte) to the end of the request line; GIOP, PostgreSQL, TNS data packets 8; TLS 11 (a hello) or 5 (a
+ * record of a connection already running, whose length fits the segment); TNS CONNECT 12; the SNI name and {@code weblogic.jms.} only where they lie within the captured bytes.
  * See {@code capture-agent/docs/signatures.md}.
  *
  * <p>Thread-safety: immutable; one instance may serve every capture thread. No allocation per call

@@ -15,6 +15,7 @@ import io.siteflow.model.L7Protocol;
 public final class SignatureL7Tracker implements L7Tracker {
 
     private final SignatureDetector detector;
+    private final boolean keepSni;
     private String lastSni;
 
     /** A tracker over a detector with the default budget of 4 payload packets per direction. */
@@ -22,8 +23,18 @@ public final class SignatureL7Tracker implements L7Tracker {
         this(new SignatureDetector());
     }
 
+    /** As {@link #SignatureL7Tracker()}; {@code keepSni} false: {@link #lastSni} is always null ({@code --no-sni}). */
+    public SignatureL7Tracker(boolean keepSni) {
+        this(new SignatureDetector(), keepSni);
+    }
+
     public SignatureL7Tracker(SignatureDetector detector) {
+        this(detector, true);
+    }
+
+    public SignatureL7Tracker(SignatureDetector detector, boolean keepSni) {
         this.detector = detector;
+        this.keepSni = keepSni;
     }
 
     @Override
@@ -39,7 +50,7 @@ public final class SignatureL7Tracker implements L7Tracker {
     @Override
     public int inspect(int state, boolean fromInitiator, Packet p, byte[] data) {
         int next = detector.inspect(state, fromInitiator, p, data);
-        lastSni = SignatureState.hasSni(next) ? detector.sni(data, p.payloadOffset, p.payloadCaptured) : null;
+        lastSni = keepSni && SignatureState.hasSni(next) ? detector.sni(data, p.payloadOffset, p.payloadCaptured) : null;
         return next;
     }
 

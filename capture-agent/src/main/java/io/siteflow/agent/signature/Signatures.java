@@ -61,6 +61,9 @@ final class Signatures {
         if (T3Signature.message(d, off, cap, len)) {
             return L7Protocol.T3;
         }
+        if (TlsSignature.record(d, off, cap, len)) { // a running TLS connection: any record, not only a hello
+            return L7Protocol.TLS;
+        }
         return L7Protocol.UNKNOWN;
     }
 

@@ -180,6 +180,26 @@ class CaptureCommandTest {
                 "arcnet.pcap: link type 129 is not supported (ARCNET_LINUX): its packets are not counted");
     }
 
+    /** Issue 17 defect 0: a capture file dated in the future (its writer's clock was wrong) gives no record. */
+    @Test
+    void skipsPacketsDatedInTheFutureSaysSoAndExitsTwo() throws Exception {
+        Path f = dir.resolve("future.pcap");
+        long year2100 = 4_102_444_800_000_000_000L;
+        try (PcapWriter w = PcapWriter.create(f, PcapWriter.Resolution.NANOS, 65535)) {
+            w.write(T0, Frames.udp(WLS3, DB1, 1, new byte[50], 0, 50));
+            w.write(year2100, Frames.udp(WLS4, DB1, 2, new byte[50], 0, 50));
+            w.write(year2100 + 1_000_000, Frames.udp(WLS4, DB1, 3, new byte[50], 0, 50));
+        }
+
+        Run r = run("-r", f.toString(), "--json");
+
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(records(r.out())).extracting(FlowRecord::src).containsExactly("10.2.0.20");
+        assertThat(r.err()).containsPattern("(?m)^future\\.pcap: 2 packets dated more than 5 min ahead of this "
+                + "host's clock were skipped \\(the first at 2100-01-01T00:00:00Z, \\d+ s ahead of \\S+Z\\): the "
+                + "capture's clock is wrong$");
+    }
+
     @Test
     void helpExplainsEveryOption() {
         Run r = run("--help");

@@ -2,8 +2,11 @@ package io.siteflow.agent.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.siteflow.agent.publish.kafka.KafkaPasswordKeysTest;
 import io.siteflow.agent.publish.kafka.KafkaSinkConfig;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -49,5 +52,23 @@ class StartupLineTest {
 
         assertThat(c.toString()).contains("clientOverrides={acks=all, sasl.jaas.config=****}")
                 .doesNotContain("pw");
+    }
+
+    @Test
+    void masksEveryPropertyKafkaTypesAsPassword() {
+        List<String> args = new ArrayList<>(List.of("-i", "ens3", "--agent", "wls3", "--bootstrap", "kafka1:9092"));
+        List<String> keys = KafkaPasswordKeysTest.passwordKeys();
+        keys.forEach(k -> args.addAll(List.of("--kafka", k + "=clear-" + k)));
+
+        String line = startupLine(args.toArray(String[]::new));
+
+        assertThat(line).doesNotContain("clear-");
+        assertThat(keys).allSatisfy(k -> assertThat(line).contains(" kafka." + k + "=****"));
+    }
+
+    @Test
+    void saysWhenTheServerNameIsLeftOut() {
+        assertThat(startupLine("-r", "c.pcap", "--agent", "wls3", "--no-sni")).isEqualTo("capture: file=c.pcap"
+                + " remote=[] agent=wls3 snaplen=256 buffer=67108864 active=10s idle=30s maxFlows=262144 sni=off");
     }
 }

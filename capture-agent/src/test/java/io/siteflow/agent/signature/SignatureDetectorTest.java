@@ -270,7 +270,8 @@ class SignatureDetectorTest {
         assertThat(SignatureState.hasSni(state)).isFalse();
         assertThat(detector.sni(cut, 0, cut.length)).isEmpty();
         assertThat(truncated(hello, 11)).isEqualTo(L7Protocol.TLS);
-        assertThat(truncated(hello, 10)).isEqualTo(L7Protocol.UNKNOWN);
+        assertThat(truncated(hello, 5)).isEqualTo(L7Protocol.TLS); // a record header whose length fits
+        assertThat(truncated(hello, 4)).isEqualTo(L7Protocol.UNKNOWN);
     }
 
     @Test
@@ -297,17 +298,114 @@ class SignatureDetectorTest {
     }
 
     @Test
-    void detectsServerHelloAndRejectsOtherRecordsAndVersions() {
+    void detectsServerHelloAndRejectsOtherVersions() {
         assertThat(SignatureState.protocol(first(false, TCP, Payloads.serverHello()))).isEqualTo(L7Protocol.TLS);
-        byte[] alert = Payloads.serverHello();
-        alert[0] = 21;
-        assertThat(tcp(alert)).isEqualTo(L7Protocol.UNKNOWN);
         byte[] version = Payloads.serverHello();
         version[2] = 5;
         assertThat(tcp(version)).isEqualTo(L7Protocol.UNKNOWN);
+    }
+
+    // ----- TLS on a connection already running (issue 17 defect 10) -----
+
+    /** A TLS record: 5-byte header and {@code length} body bytes of filler. */
+    private static Payloads tlsRecord(Payloads p, int type, int minor, int length) {
+        return p.u8(type, 3, minor).u16(length).bytes(Payloads.filler(length));
+    }
+
+    @Test
+    void detectsApplicationDataRecordsWithoutAHello() {
+        byte[] whole = tlsRecord(of(), 23, 3, 1200).build();
+        byte[] firstOfALongRecord = tlsRecord(of(), 23, 3, 1443).build(); // a 16 KiB record: 1448 bytes seen
+        byte[] header = Arrays.copyOf(firstOfALongRecord, 1448);
+        header[3] = 0x40; // length 16384 + ...
+        header[4] = 0x11;
+
+        assertThat(tcp(whole)).isEqualTo(L7Protocol.TLS);
+        assertThat(SignatureState.protocol(first(false, TCP, whole))).isEqualTo(L7Protocol.TLS);
+        assertThat(tcp(header)).isEqualTo(L7Protocol.TLS);
+        assertThat(truncated(header, 190)).isEqualTo(L7Protocol.TLS);
+        assertThat(SignatureState.hasSni(first(true, TCP, whole))).isFalse();
+    }
+
+    @Test
+    void detectsOtherRecordsWhenTheirLengthFitsTheSegment() {
+        byte[] changeCipherSpec = tlsRecord(of(), 20, 3, 1).build();
+        byte[] alert = tlsRecord(of(), 21, 3, 2).build();
         byte[] certificate = Payloads.serverHello();
-        certificate[5] = 11;
-        assertThat(tcp(certificate)).isEqualTo(L7Protocol.UNKNOWN);
+        certificate[5] = 11; // a handshake record that is not a hello
+        byte[] alertThenData = tlsRecord(tlsRecord(of(), 21, 3, 26), 23, 3, 300).build();
+        byte[] tls12 = tlsRecord(tlsRecord(of(), 22, 1, 40), 20, 1, 1).build();
+
+        assertThat(tcp(changeCipherSpec)).isEqualTo(L7Protocol.TLS);
+        assertThat(tcp(alert)).isEqualTo(L7Protocol.TLS);
+        assertThat(tcp(certificate)).isEqualTo(L7Protocol.TLS);
+        assertThat(tcp(alertThenData)).isEqualTo(L7Protocol.TLS);
+        assertThat(truncated(alertThenData, 31 + 5)).isEqualTo(L7Protocol.TLS);
+        assertThat(tcp(tls12)).isEqualTo(L7Protocol.TLS);
+    }
+
+    @Test
+    void rejectsRecordHeadersThatDoNotFitTheSegment() {
+        byte[] alertTooLong = tlsRecord(of(), 21, 3, 30).build();
+        alertTooLong[4] = 40; // an alert continuing past the segment: only application data may
+        byte[] garbageBehind = tlsRecord(of(), 23, 3, 20).u8(0x99, 3, 3, 0, 10).zeros(10).build();
+        byte[] otherVersionBehind = tlsRecord(tlsRecord(of(), 23, 3, 20), 23, 1, 10).build();
+        byte[] secondHeaderNotCaptured = tlsRecord(tlsRecord(of(), 23, 3, 20), 23, 3, 10).build();
+        byte[] ssl3 = tlsRecord(of(), 23, 0, 100).build();
+        byte[] unknownType = tlsRecord(of(), 25, 3, 100).build();
+        byte[] emptyRecord = tlsRecord(of(), 23, 3, 0).build();
+
+        assertThat(tcp(alertTooLong)).isEqualTo(L7Protocol.UNKNOWN);
+        assertThat(tcp(garbageBehind)).isEqualTo(L7Protocol.UNKNOWN);
+        assertThat(tcp(otherVersionBehind)).isEqualTo(L7Protocol.UNKNOWN);
+        assertThat(truncated(secondHeaderNotCaptured, 25 + 4)).isEqualTo(L7Protocol.UNKNOWN);
+        assertThat(tcp(ssl3)).isEqualTo(L7Protocol.UNKNOWN);
+        assertThat(tcp(unknownType)).isEqualTo(L7Protocol.UNKNOWN);
+        assertThat(tcp(emptyRecord)).isEqualTo(L7Protocol.UNKNOWN);
+        assertThat(truncated(tlsRecord(of(), 23, 3, 100).build(), 4)).isEqualTo(L7Protocol.UNKNOWN);
+    }
+
+    @Test
+    void findsTlsOnTheFirstSegmentThatStartsARecord() {
+        byte[] midRecord = Payloads.filler(1448);
+        byte[] recordStart = tlsRecord(of(), 23, 3, 1443).build();
+        recordStart[3] = 0x40;
+        recordStart[4] = 0x11;
+
+        int state = inspect(SignatureState.INITIAL, false, midRecord);
+        assertThat(SignatureState.protocol(state)).isEqualTo(L7Protocol.UNKNOWN);
+        state = inspect(state, false, midRecord);
+        state = inspect(state, false, recordStart);
+
+        assertThat(SignatureState.protocol(state)).isEqualTo(L7Protocol.TLS);
+        assertThat(SignatureState.isDone(state)).isTrue();
+    }
+
+    // ----- what the other signatures need on a running connection -----
+
+    @Test
+    void detectsAGiopMessageWithoutTheFirstBytesOfTheConnection() {
+        byte[] reply = Payloads.giop(1, 2);
+        reply[7] = 1; // Reply
+        byte[] fragment = Payloads.giop(1, 2);
+        fragment[7] = 7; // Fragment
+
+        int state = inspect(SignatureState.INITIAL, true, Payloads.filler(200)); // the middle of a message
+        state = inspect(state, false, reply);
+
+        assertThat(SignatureState.protocol(state)).isEqualTo(L7Protocol.GIOP);
+        assertThat(tcp(fragment)).isEqualTo(L7Protocol.GIOP);
+    }
+
+    @Test
+    void detectsT3AndTnsOnTheFirstSegmentThatStartsAMessage() {
+        int t3 = inspect(SignatureState.INITIAL, true, Payloads.filler(300));
+        t3 = inspect(t3, true, Payloads.t3Message("weblogic.rjvm.JVMID"));
+        int tns = inspect(SignatureState.INITIAL, true, Payloads.filler(300));
+        tns = inspect(tns, true, Payloads.tnsData32(0, 100));
+
+        assertThat(SignatureState.protocol(t3)).isEqualTo(L7Protocol.T3);
+        assertThat(SignatureState.protocol(tns)).isEqualTo(L7Protocol.ORACLE_TNS);
     }
 
     // ----- PostgreSQL, MySQL -----

@@ -49,4 +49,16 @@ class SignatureL7TrackerTest {
         assertThat(tracker.protocol(state)).isEqualTo("t3-jms");
         assertThat(tracker.lastSni()).isNull();
     }
+
+    /** Issue 17 defect 9: {@code --no-sni} leaves the one payload-derived field out; the protocol stays. */
+    @Test
+    void handsNoServerNameOutWithoutSni() {
+        SignatureL7Tracker noSni = new SignatureL7Tracker(false);
+        byte[] hello = Payloads.clientHello("wls2.example.com", 4);
+
+        int state = noSni.inspect(noSni.initialState(), true, tcpPayload(0, hello.length), hello);
+
+        assertThat(noSni.protocol(state)).isEqualTo("tls");
+        assertThat(noSni.lastSni()).isNull();
+    }
 }

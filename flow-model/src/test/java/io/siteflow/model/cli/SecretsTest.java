@@ -12,7 +12,9 @@ class SecretsTest {
     @ParameterizedTest
     @ValueSource(strings = {"ssl.truststore.password", "ssl.key.password", "SSL.KEYSTORE.PASSWORD", "sasl.jaas.config",
         "sasl.oauthbearer.client.credentials.client.secret", "sasl.oauthbearer.assertion.file.token", "http.token",
-        "sasl.client.credentials", "ssl.keystore.key", "tls.key.pem"})
+        "sasl.client.credentials", "ssl.keystore.key", "tls.key.pem", "sasl.oauthbearer.assertion.private.key.passphrase",
+        "ssl.keystore.certificate.chain", "ssl.truststore.certificates", "sasl.oauthbearer.assertion.private.key.file",
+        "schema.registry.api.key", "apikey", "client.credential"})
     void masksKeysThatNameASecret(String key) {
         assertThat(Secrets.isSecret(key)).isTrue();
         assertThat(Secrets.mask(key, "s3cret")).isEqualTo("****");

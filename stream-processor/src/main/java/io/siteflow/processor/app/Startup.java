@@ -1,10 +1,12 @@
 package io.siteflow.processor.app;
 
+import io.siteflow.model.wire.BrokerReachability;
 import io.siteflow.processor.broker.SiteflowTopics;
 import io.siteflow.processor.broker.TopicAdmin;
 import io.siteflow.processor.broker.TopicCheck;
 import java.util.List;
 import io.siteflow.processor.topology.TopologySpec;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -13,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -28,15 +31,19 @@ import org.slf4j.LoggerFactory;
  */
 final class Startup {
     private static final Logger LOG = LoggerFactory.getLogger(Startup.class);
+    private static final Duration BROKER_CHECK = Duration.ofSeconds(10);
     private Startup() {
     }
 
     /**
-     * @throws IllegalStateException naming the step when Kafka refuses or does not answer within 30 s, or when
+     * @throws IllegalStateException {@code kafka ADDRESS: connection refused} (or DNS, TLS handshake, authentication:
+     *                               {@link BrokerReachability}) when the cluster cannot be used, within ~10 s;
+     *                               naming the step when Kafka refuses or does not answer within 30 s, or when
      *                               {@code siteflow.flows} and the topology's {@code by-server} topic disagree on
      *                               their partition count ({@link #checkPartitions})
      */
     static void prepare(ProcessorSettings settings, String yaml) {
+        requireBroker(settings);
         try (Admin admin = Admin.create(client(settings))) {
             TopicAdmin.ensureTopics(admin, settings.topics());
             requireSafe(TopicCheck.run(admin, settings.topics().names()));
@@ -56,6 +63,20 @@ final class Startup {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("publish site model: interrupted", e);
         }
+    }
+
+    /** Within ~10 s, the address tried and what failed: refused, DNS, TLS handshake, authentication. */
+    private static void requireBroker(ProcessorSettings settings) {
+        boolean tls = String.valueOf(settings.kafka().get(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG))
+                .toUpperCase(java.util.Locale.ROOT).endsWith("SSL");
+        BrokerReachability.check(settings.bootstrap(), tls, BROKER_CHECK, () -> {
+            try (Admin admin = Admin.create(client(settings))) {
+                return admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) BROKER_CHECK.toMillis()))
+                        .clusterId().get();
+            }
+        }).ifPresent(problem -> {
+            throw new IllegalStateException(problem);
+        });
     }
 
     /**

@@ -15,8 +15,13 @@ import java.util.function.Consumer;
 
 /**
  * A bounded, append-only, on-disk FIFO of byte records: segment files in one directory (format in
- * {@link SpoolSegment}), a read position kept in {@code spool.pos}, fully read segments deleted.
- * Survives a restart: records appended and not yet committed are read again, in order.
+ * {@link SpoolSegment}), a read position kept in {@code spool.pos} ({@link SpoolPosition}), fully read segments
+ * deleted. Survives a restart: records appended and not yet committed are read again, in order.
+ *
+ * <p>Consuming needs no free disk space: {@link #commit} moves the position in memory, deletes the segments read
+ * whole, then overwrites the fixed-size position file in place; when even that fails the position stays in memory
+ * (reported once to {@code warnings}), so the spool keeps draining and only a restart would send those records
+ * again.
  *
  * <p>Damage never throws: at open, a segment is cut off where its framing breaks (a torn tail after a
  * crash, an impossible length) and a file with a wrong header is moved aside as {@code .corrupt}; at
@@ -34,6 +39,7 @@ public final class DiskSpool implements AutoCloseable {
     private final Consumer<String> warnings;
     private final TreeMap<Long, Long> segments = new TreeMap<>(); // seq -> valid length in bytes
     private final Set<String> warned = new HashSet<>();
+    private SpoolPosition position;
     private FileChannel writer;
     private long nextSeq;
     private long readSeq;
@@ -64,6 +70,7 @@ public final class DiskSpool implements AutoCloseable {
         }
         DiskSpool s = new DiskSpool(dir, maxBytes, segmentBytes, warnings);
         Files.createDirectories(dir);
+        s.position = SpoolPosition.of(dir);
         s.recover();
         return s;
     }
@@ -129,7 +136,12 @@ public final class DiskSpool implements AutoCloseable {
         return new Batch(List.copyOf(out), consumed, seq, offset);
     }
 
-    /** Consumes the records of a batch from {@link #peek}; fully read segments are deleted. */
+    /**
+     * Consumes the records of a batch from {@link #peek}; fully read segments are deleted, then the position is
+     * written. A position that cannot be written is reported to {@code warnings}, not thrown.
+     *
+     * @throws IOException when a fully read segment cannot be deleted
+     */
     public synchronized void commit(Batch b) throws IOException {
         readSeq = b.endSeq();
         readOffset = b.endOffset();
@@ -145,7 +157,7 @@ public final class DiskSpool implements AutoCloseable {
             readOffset = SpoolSegment.HEADER_BYTES;
             records = 0;
         }
-        SpoolRecovery.writePosition(dir, readSeq, readOffset);
+        writePosition();
     }
 
     /** Records appended and not yet committed (damaged ones found later are included until skipped). */
@@ -179,6 +191,7 @@ public final class DiskSpool implements AutoCloseable {
     public synchronized void close() throws IOException {
         sync();
         closeWriter();
+        position.close();
     }
 
     /** Records read by {@link #peek}, how many records they consumed (skipped ones included), and where they end. */
@@ -199,14 +212,31 @@ public final class DiskSpool implements AutoCloseable {
         if (!segments.isEmpty()) {
             writer = FileChannel.open(SpoolSegment.path(dir, segments.lastKey()), StandardOpenOption.WRITE);
         }
+        writePosition(); // takes its block now, while the spool is empty or as it was left
+    }
+
+    private void writePosition() {
+        try {
+            position.write(readSeq, readOffset);
+        } catch (IOException e) {
+            warnOnce(position.file(), 0, "cannot write the read position (" + e
+                    + "); it is kept in memory, so records replayed since may be sent again after a restart");
+        }
     }
 
     private void startSegment() throws IOException {
         closeWriter();
         long seq = nextSeq++;
         Path f = SpoolSegment.path(dir, seq);
-        writer = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        writeFully(writer, SpoolSegment.header(), 0);
+        FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        try {
+            writeFully(ch, SpoolSegment.header(), 0);
+        } catch (IOException e) { // a full disk: no half-made segment is left, the next append starts one again
+            ch.close();
+            Files.deleteIfExists(f);
+            throw e;
+        }
+        writer = ch;
         segments.put(seq, (long) SpoolSegment.HEADER_BYTES);
         bytes += SpoolSegment.HEADER_BYTES;
     }

@@ -3,10 +3,13 @@ package io.siteflow.agent.publish.kafka;
 import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.cli.KafkaClientProperties;
+import io.siteflow.model.wire.BrokerReachability;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -43,6 +46,7 @@ public final class KafkaFlowSink implements FlowSink {
     private final SinkLog log = new SinkLog();
     private final SpoolingSender sender;
     private final Thread thread;
+    private volatile BrokerCheck check;
     private volatile boolean closed;
 
     /**
@@ -54,13 +58,17 @@ public final class KafkaFlowSink implements FlowSink {
     public static KafkaFlowSink start(KafkaSinkConfig config) {
         Map<String, Object> props = ProducerSettings.of(config);
         LOG.info("publish: kafka: producer {}", KafkaClientProperties.describe(props));
-        return start(config, p -> {
+        KafkaFlowSink sink = start(config, p -> {
             try {
                 return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
-            } catch (KafkaException e) {
-                throw new KafkaException("publish: kafka: " + e.getMessage(), e);
+            } catch (KafkaException e) { // "No resolvable bootstrap urls": say which and why
+                String dns = e.getCause() != null && String.valueOf(e.getCause().getMessage()).contains("bootstrap")
+                        ? BrokerReachability.unreachable(config.bootstrap(), Duration.ofSeconds(2)).orElse(null) : null;
+                throw new KafkaException("publish: " + (dns != null ? dns : "kafka: " + e.getMessage()), e);
             }
         });
+        sink.check = BrokerCheck.start(config, sink.log);
+        return sink;
     }
 
     /** As {@link #start(KafkaSinkConfig)} with a producer made by {@code factory} (tests use a MockProducer). */
@@ -133,6 +141,21 @@ public final class KafkaFlowSink implements FlowSink {
         return new PublishStats(counters.accepted.get(), counters.sent.get(), counters.spooled.get(),
                 counters.replayed.get(), counters.dropped.get(), counters.rejected.get(), spool.records(),
                 spool.bytes(), queue.size(), sender.inOutage());
+    }
+
+    /**
+     * Why the cluster could not be used when the sink started ({@link BrokerCheck}: the address and connection
+     * refused, DNS, TLS handshake or authentication), waiting up to ~25 s for the check to end; empty when it
+     * answered, or for a sink made with a producer factory (no check).
+     */
+    public Optional<String> brokerProblem() {
+        BrokerCheck c = check;
+        return c == null ? Optional.empty() : c.await();
+    }
+
+    /** Where records that could not be delivered wait. */
+    public Path spoolDir() {
+        return spool.dir();
     }
 
     /** The producer, shared with a {@link HeartbeatPublisher}; closed by {@link #close()}. */

@@ -17,6 +17,7 @@ final class SinkLog {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaFlowSink.class);
 
     private final AtomicReference<Exception> cause = new AtomicReference<>();
+    private final AtomicReference<String> brokerProblem = new AtomicReference<>();
     private final AtomicBoolean queueFull = new AtomicBoolean();
     private final AtomicBoolean spoolFull = new AtomicBoolean();
     private final AtomicBoolean spoolBroken = new AtomicBoolean();
@@ -31,10 +32,18 @@ final class SinkLog {
         cause.compareAndSet(null, e);
     }
 
+    /** What {@link BrokerCheck} found; named as the cause of the outages that follow. */
+    void brokerProblem(String problem) {
+        brokerProblem.set(problem);
+        LOG.error("publish: {}; records go to the spool until it is back", problem);
+    }
+
     void outageStarted(String bootstrap, Path spoolDir) {
         Exception e = cause.get();
+        String problem = brokerProblem.get();
         LOG.warn("publish: kafka: cannot deliver to {} ({}); spooling records to {} until it is back", bootstrap,
-                e == null ? "unknown cause" : e.getClass().getSimpleName() + ": " + e.getMessage(), spoolDir);
+                problem != null ? problem : e == null ? "unknown cause" : e.getClass().getSimpleName() + ": "
+                + e.getMessage(), spoolDir);
     }
 
     void outageEnded(Duration length, long replayed) {

@@ -15,10 +15,9 @@ import java.util.stream.Stream;
 /**
  * What {@link DiskSpool} finds in its directory at open: the segments with their valid lengths
  * (torn tails cut off, files with a wrong header moved aside), the read position from
- * {@code spool.pos}, and the number of records after it. Also writes the read position.
+ * {@code spool.pos} ({@link SpoolPosition}), and the number of records after it.
  */
 final class SpoolRecovery {
-    static final String POSITION_FILE = "spool.pos";
 
     /** Receives one damaged spot. */
     interface Warnings {
@@ -68,14 +67,6 @@ final class SpoolRecovery {
         }
         long records = count(dir, segments, readSeq, readOffset);
         return new State(segments, bytes, readSeq, readOffset, nextSeq, records);
-    }
-
-    /** Writes {@code "<segment> <offset>\n"} to {@code spool.pos}, atomically. */
-    static void writePosition(Path dir, long seq, long offset) throws IOException {
-        Path tmp = dir.resolve(POSITION_FILE + ".tmp");
-        Files.writeString(tmp, seq + " " + offset + "\n", StandardCharsets.US_ASCII);
-        Files.move(tmp, dir.resolve(POSITION_FILE), StandardCopyOption.REPLACE_EXISTING,
-                StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** The valid length of a segment, or -1 when it was moved aside. */
@@ -130,15 +121,15 @@ final class SpoolRecovery {
         return n;
     }
 
-    private static long[] readPosition(Path dir, Warnings warnings) throws IOException {
-        Path p = dir.resolve(POSITION_FILE);
+    private static long[] readPosition(Path dir, Warnings warnings) {
+        Path p = dir.resolve(SpoolPosition.FILE);
         if (!Files.exists(p)) {
             return new long[] {0, 0};
         }
-        String[] parts = Files.readString(p, StandardCharsets.US_ASCII).trim().split(" ");
         try {
+            String[] parts = Files.readString(p, StandardCharsets.US_ASCII).trim().split(" ");
             return new long[] {Long.parseLong(parts[0]), Long.parseLong(parts[1])};
-        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
+        } catch (IOException | NumberFormatException | ArrayIndexOutOfBoundsException e) {
             warnings.warn(p, 0, "unreadable read position, reading the spool from its start");
             return new long[] {0, 0};
         }

@@ -15,7 +15,8 @@ import org.apache.kafka.common.KafkaException;
  * record as a probe and does not wait for the answer; once a probe is acknowledged it replays the
  * spool in order, in batches of 512, each acknowledged before it is removed from the spool. Records
  * queued meanwhile are moved into the spool first ({@code spoolQueued}), so they stay behind the
- * older ones. Used by the sender thread only.
+ * older ones. Sending comes first and trimming after: a batch is counted as sent once acknowledged, then removed
+ * from the spool, which needs no free disk space ({@link DiskSpool#commit}). Used by the sender thread only.
  */
 final class SpoolReplayer {
     private static final int BATCH = 512;
@@ -150,10 +151,11 @@ final class SpoolReplayer {
         return ok;
     }
 
+    /** Counts what went out, then trims the spool: the counters hold every record sent even if trimming fails. */
     private void committed(DiskSpool.Batch b, int delivered) throws IOException {
-        spool.commit(b);
         counters.replayed.addAndGet(delivered);
         counters.sent.addAndGet(delivered);
         replayed += delivered;
+        spool.commit(b);
     }
 }

@@ -189,4 +189,45 @@ class DiskSpoolTest {
             assertThat(texts(spool.peek(1))).containsExactly("x");
         }
     }
+
+    @Test
+    void writesTheReadPositionInPlaceInAFileOfFixedSize() throws IOException {
+        Path pos = dir.resolve("spool.pos");
+        Files.writeString(dir.resolve("spool.pos.tmp"), ""); // what an older release left on a full disk
+        try (DiskSpool spool = open(10_000, 1_000)) {
+            Object inode = Files.getAttribute(pos, "unix:ino");
+            spool.append(b("a"));
+            spool.append(b("b"));
+            spool.commit(spool.peek(1));
+
+            assertThat(Files.readString(pos)).isEqualTo("00000000000000000001 00000000000000000017\n");
+            assertThat(Files.getAttribute(pos, "unix:ino")).isEqualTo(inode);
+            assertThat(dir.resolve("spool.pos.tmp")).doesNotExist();
+        }
+        try (DiskSpool spool = open(10_000, 1_000)) {
+            assertThat(texts(spool.peek(10))).containsExactly("b");
+        }
+    }
+
+    @Test
+    void keepsDrainingWhenTheReadPositionCannotBeWritten() throws IOException {
+        Path pos = Files.createDirectory(dir.resolve("spool.pos")); // cannot be opened as a file
+        try (DiskSpool spool = open(10_000, 64)) {
+            for (int i = 0; i < 6; i++) {
+                spool.append(b("record-" + i));
+            }
+            spool.commit(spool.peek(4));
+            DiskSpool.Batch rest = spool.peek(10);
+            spool.commit(rest);
+
+            assertThat(texts(rest)).containsExactly("record-4", "record-5");
+            assertThat(spool.isEmpty()).isTrue();
+            assertThat(segmentFiles()).isEmpty();
+            assertThat(warnings).containsExactly(
+                    pos + ": offset 0: unreadable read position, reading the spool from its start",
+                    pos + ": offset 0: cannot write the read position "
+                    + "(java.nio.file.FileSystemException: " + pos + ": Is a directory); it is kept in memory, "
+                    + "so records replayed since may be sent again after a restart");
+        }
+    }
 }
