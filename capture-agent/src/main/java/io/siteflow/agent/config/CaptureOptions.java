@@ -34,6 +34,8 @@ import java.util.TreeMap;
  * @param spoolMaxBytes  spool bound; beyond it the newest records are dropped and counted
  * @param realtime       file: replay at the pace it was captured, packet times moved to now
  * @param loop           file with {@code realtime}: start over at the end
+ * @param order          report sort order (iftop {@code -o})
+ * @param bytes          report rates in bytes per second (iftop {@code -B}) instead of bits
  */
 public record CaptureOptions(
         String iface,
@@ -57,7 +59,9 @@ public record CaptureOptions(
         Path spoolDir,
         long spoolMaxBytes,
         boolean realtime,
-        boolean loop) {
+        boolean loop,
+        ReportOrder order,
+        boolean bytes) {
 
     public CaptureOptions {
         remoteCidrs = List.copyOf(remoteCidrs);
