@@ -12,9 +12,14 @@ public final class AgentMain {
         System.exit(commandLine(new CaptureCommand()).execute(args));
     }
 
-    /** A picocli command line with siteflow's exit codes: 64 for usage errors. */
+    /**
+     * A picocli command line with siteflow's exit codes (64 for usage errors) and options that take their value
+     * after a space or an {@code =} ({@code --json FILE}, {@code --json=FILE}), shown with a space in the help.
+     */
     public static CommandLine commandLine(Object command) {
         CommandLine cl = new CommandLine(command);
+        cl.setSeparator("=");
+        cl.setHelpFactory(SpacedHelp::new);
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();
             c.getErr().println("siteflow " + c.getCommandName() + ": " + ex.getMessage());
