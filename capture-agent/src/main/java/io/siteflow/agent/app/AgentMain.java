@@ -22,16 +22,22 @@ public final class AgentMain {
         cl.setHelpFactory(SpacedHelp::new);
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();
-            c.getErr().println("siteflow " + c.getCommandName() + ": " + ex.getMessage());
+            c.getErr().println(prefix(c) + ex.getMessage());
             if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, c.getErr())) {
                 c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
             }
             return ExitCodes.USAGE;
         });
         cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
-            c.getErr().println("siteflow " + c.getCommandName() + ": " + ex.getMessage());
+            c.getErr().println(prefix(c) + ex.getMessage());
             return ExitCodes.FAILURE;
         });
         return cl;
+    }
+
+    /** {@code "siteflow audit: "}, {@code "siteflow rules check: "}, {@code "siteflow: "}: the program's name once. */
+    static String prefix(CommandLine c) {
+        String name = c.getCommandSpec().qualifiedName();
+        return (name.equals("siteflow") || name.startsWith("siteflow ") ? name : "siteflow " + name) + ": ";
     }
 }
