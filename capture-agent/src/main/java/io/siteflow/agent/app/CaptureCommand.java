@@ -94,10 +94,10 @@ public final class CaptureCommand implements Callable<Integer> {
             description = "Write flow records as JSON lines to standard output, or to FILE (--json FILE).")
     String json;
 
-    @Option(names = {"-t", "--text"}, description = {
-        "Print the iftop -t report at the end (and on Ctrl-C), with iftop 1.0pre4's numbers: rates over the",
-        "last 2, 10 and 40 s from 2-second slots that have ended (the one still filling is left out), each",
-        "divided by the time seen when less than its span; see capture-agent/docs/report.md."})
+    @Option(names = {"-t", "--text"}, description = "Print the iftop -t report at the end (and on Ctrl-C), with "
+            + "iftop 1.0pre4's numbers: rates over the last 2, 10 and 40 s from the 2-second slots that have ended "
+            + "(the one still filling is left out), each divided by the time seen while less than its span; see "
+            + "capture-agent/docs/report.md.")
     boolean text;
 
     @Option(names = "-s", paramLabel = "SECONDS",
