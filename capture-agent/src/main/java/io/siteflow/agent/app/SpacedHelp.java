@@ -1,6 +1,7 @@
 package io.siteflow.agent.app;
 
 import java.util.List;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Help;
 import picocli.CommandLine.Help.Ansi;
 import picocli.CommandLine.Help.ColorScheme;
@@ -13,8 +14,16 @@ import picocli.CommandLine.Model.CommandSpec;
  * parser's separator is {@code =}, so that both {@code --json FILE} and {@code --json=FILE} are accepted.
  */
 final class SpacedHelp extends Help {
+    /** {@code -i=IFACE} in a synopsis (picocli writes option groups without the label renderer). */
+    private static final Pattern OPTION_EQUALS = Pattern.compile("(?<=[\\s(\\[|])(-{1,2}[A-Za-z][\\w-]*)=(?=[A-Z\\[])");
+
     SpacedHelp(CommandSpec spec, ColorScheme scheme) {
         super(spec, scheme);
+    }
+
+    @Override
+    public String synopsis(int synopsisHeadingLength) {
+        return OPTION_EQUALS.matcher(super.synopsis(synopsisHeadingLength)).replaceAll("$1 ");
     }
 
     @Override

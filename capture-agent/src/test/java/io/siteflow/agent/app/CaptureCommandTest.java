@@ -221,6 +221,7 @@ class CaptureCommandTest {
         assertThat(r.out()).containsPattern("-F +CIDR +A remote-site network").containsPattern("-i +IFACE +Capture live")
                 .contains("--json [FILE]", "--bootstrap HOST:PORT", "--snaplen BYTES", "--metrics-port PORT", "--metrics-bind ADDRESS",
                         "--spool-dir DIR", "--kafka-config FILE", "Exit codes:", "64   wrong usage")
+                .contains("(-i IFACE | -r FILE)").doesNotContain("-i=IFACE")
                 .containsPattern("-o +ORDER +Sort the report by the 2s, 10s or 40s column")
                 .containsPattern("-B +Report rates in bytes per second").containsPattern("-G +CIDR6 +An IPv6 remote-site network")
                 .containsPattern("-N +No port-to-service names").containsPattern("-b +No bar graph");
