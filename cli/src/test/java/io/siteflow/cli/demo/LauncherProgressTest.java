@@ -30,8 +30,10 @@ class LauncherProgressTest {
                 echo "[INFO] Scanning for projects..."
                 echo "[INFO] Building siteflow flow model 0.1.0-SNAPSHOT                        [1/2]"
                 echo "[INFO] --- compiler:3.13.0:compile (default-compile) @ flow-model ---"
+                printf '\\033[0m'
                 echo "[INFO] Building siteflow cli 0.1.0-SNAPSHOT                               [2/2]"
                 mkdir -p cli/target/lib && touch cli/target/siteflow-cli-0.1.0-SNAPSHOT.jar
+                printf '\\033[0m\\033[0m'
                 """);
         script(bin.resolve("java"), "echo \"java $*\"\n");
 
