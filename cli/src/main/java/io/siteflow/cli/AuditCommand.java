@@ -11,6 +11,7 @@ import io.siteflow.rules.audit.AuditReport;
 import io.siteflow.rules.audit.AuditReportJson;
 import io.siteflow.rules.audit.AuditText;
 import io.siteflow.rules.audit.OfflineAudit;
+import io.siteflow.rules.model.Host;
 import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.verdict.Verdict;
 import java.io.PrintWriter;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -31,7 +33,7 @@ import picocli.CommandLine.Spec;
             "per audited server and remote site (DB share of the cross-site bytes against the",
             "threshold), per window and for the whole capture: the report a network team",
             "pastes into an audit.", "",
-            "Example:", "  siteflow audit stress.pcap --sites sites.yaml --server 10.2.0.20 --format json", ""},
+            "Example:", "  siteflow audit stress.pcap --sites sites.yaml --server wls3 --format json", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done", "2:capture or site model not read whole (the report covers what was read)",
             "64:wrong usage"})
@@ -53,7 +55,8 @@ public final class AuditCommand implements Callable<Integer> {
             description = "text (default), json (the verdict JSON of DESIGN.md) or csv.")
     Format format;
 
-    @Option(names = "--server", paramLabel = "ADDR", description = "Only this audited server.")
+    @Option(names = "--server", paramLabel = "HOST",
+            description = "Only this audited server: its address or its name in the site model.")
     String server;
 
     @Option(names = "--window", defaultValue = "60", paramLabel = "SECONDS",
@@ -66,14 +69,20 @@ public final class AuditCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        String serverFilter = normalisedServer();
         if (windowSeconds <= 0) {
             throw new ParameterException(spec.commandLine(), "--window " + windowSeconds + ": must be positive");
+        }
+        Optional<String> unreadable = FileReplay.check(capture);
+        if (unreadable.isPresent()) {
+            err.println(unreadable.get());
+            err.flush();
+            return ExitCodes.INPUT;
         }
         Optional<SiteModel> model = SiteModels.load(sites, err, false);
         if (model.isEmpty()) {
             return ExitCodes.INPUT;
         }
+        String serverFilter = server == null ? null : serverAddress(model.get());
         OfflineAudit audit = new OfflineAudit(model.get(), windowSeconds * 1000L);
         FileReplay.Result replay = FileReplay.run(capture, agent, FlowTableConfig.DEFAULTS, new FlowSink() {
             @Override
@@ -99,15 +108,21 @@ public final class AuditCommand implements Callable<Integer> {
         return replay.complete() ? ExitCodes.OK : ExitCodes.INPUT;
     }
 
-    private String normalisedServer() {
-        if (server == null) {
-            return null;
+    /** {@code --server} as an address, or the address of the site model's host of that name. */
+    private String serverAddress(SiteModel model) {
+        for (Host h : model.hosts()) {
+            if (server.equals(h.name())) {
+                return IpAddresses.format(h.hi(), h.lo());
+            }
         }
         try {
             long[] a = IpAddresses.parse(server);
             return IpAddresses.format(a[0], a[1]);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--server " + e.getMessage());
+            String names = model.hosts().stream().map(Host::name).filter(n -> n != null && !n.isEmpty())
+                    .collect(Collectors.joining(", "));
+            throw new ParameterException(spec.commandLine(), "--server " + server + ": neither an IP address nor a host of "
+                    + sites + (names.isEmpty() ? "" : " (hosts: " + names + ")"));
         }
     }
 

@@ -12,12 +12,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -65,7 +67,8 @@ public final class DemoCommand implements Callable<Integer> {
         try (InputStream in = DemoCommand.class.getResourceAsStream(SAMPLE_SITES)) {
             Files.copy(in, sites, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
-        Path capture = sampleCapture(err);
+        // the sample capture is written while Kafka and the processor start, so that the dashboard is up sooner
+        CompletableFuture<Path> capture = CompletableFuture.supplyAsync(() -> sampleCapture(err));
         int port = httpPort != 0 ? httpPort : freePort();
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dataDir.resolve("kafka")).build()) {
             err.println("siteflow demo: starting Kafka in " + dataDir.resolve("kafka"));
@@ -82,13 +85,13 @@ public final class DemoCommand implements Callable<Integer> {
                 err.println("siteflow demo: the processor did not start");
                 return ExitCodes.FAILURE;
             }
-            AgentRunner agent = new AgentRunner(agentOptions(capture, broker.bootstrap()),
-                    new PrintWriter(new StringWriter(), true), err);
-            Thread capturing = start("siteflow-demo-agent", agent::run);
             StopSignals.onStop(stop::countDown);
             out.println("siteflow demo: dashboard at http://127.0.0.1:" + port + "/  (Kafka at " + broker.bootstrap()
                     + "; Ctrl-C stops)");
             out.flush();
+            AgentRunner agent = new AgentRunner(agentOptions(capture.join(), broker.bootstrap()),
+                    new PrintWriter(new StringWriter(), true), err);
+            Thread capturing = start("siteflow-demo-agent", agent::run);
             stop.await();
             err.println("siteflow demo: stopping");
             err.flush();
@@ -105,7 +108,15 @@ public final class DemoCommand implements Callable<Integer> {
         stop.countDown();
     }
 
-    private Path sampleCapture(PrintWriter err) throws IOException {
+    private Path sampleCapture(PrintWriter err) {
+        try {
+            return writeSampleCapture(err);
+        } catch (IOException e) {
+            throw new UncheckedIOException("sample capture: " + e.getMessage(), e);
+        }
+    }
+
+    private Path writeSampleCapture(PrintWriter err) throws IOException {
         Path capture = dataDir.resolve("stretched-cluster-" + captureSeconds + "s.pcap");
         if (!Files.exists(capture)) {
             err.println("siteflow demo: writing the sample capture " + capture);

@@ -30,6 +30,7 @@ public final class RulesCommand implements Runnable {
 
     /** {@code siteflow rules check FILE}. */
     @Command(name = "check", separator = " ", mixinStandardHelpOptions = true,
+            header = "Validate a site model: every error and warning, with file, line and column.",
             description = {"Validate a site model (sites.yaml): every error and warning at once, each as",
                 "file:line:column: key: message. Exit 0 when valid (warnings allowed), 2 when not."})
     static final class Check implements Callable<Integer> {
@@ -55,6 +56,7 @@ public final class RulesCommand implements Runnable {
 
     /** {@code siteflow rules explain --sites FILE FLOW}. */
     @Command(name = "explain", separator = " ", mixinStandardHelpOptions = true,
+            header = "Say which rule matches a flow and why, rule by rule.",
             description = {"Say which rule matches a flow and why, rule by rule.",
                 "FLOW: " + FlowSyntax.FORM + ", in quotes (> redirects), e.g.",
                 "  \"tcp 10.2.0.20:40112 -> 10.1.0.10:1521 l7=oracle-tns\"",

@@ -92,19 +92,33 @@ class AuditCommandTest {
     }
 
     @Test
-    void missingCaptureIsExitCodeTwoWithTheFileNamed() {
+    void missingCaptureIsExitCodeTwoWithTheFileNamedAndNoReport() {
         CommandRun run = CommandRun.of("audit", dir.resolve("nope.pcap").toString(), "--sites", sites.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("nope.pcap: no such file");
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).isEqualTo(dir.resolve("nope.pcap") + ": no such file" + System.lineSeparator());
     }
 
     @Test
-    void badServerAddressIsAUsageError() {
+    void serverByItsNameInTheSiteModelGivesTheSameReportAsByAddress() {
+        CommandRun byName = CommandRun.of("audit", capture.toString(), "--sites", sites.toString(), "--server", "wls3",
+                "--format", "csv");
+        CommandRun byAddress = CommandRun.of("audit", capture.toString(), "--sites", sites.toString(), "--server", WLS3,
+                "--format", "csv");
+
+        assertThat(byName.exitCode()).as(byName.err()).isZero();
+        assertThat(byName.out()).isEqualTo(byAddress.out()).contains(WLS3).doesNotContain(WLS4);
+    }
+
+    @Test
+    void serverThatIsNeitherAnAddressNorAHostIsAUsageErrorListingTheHosts() {
         CommandRun run = CommandRun.of("audit", capture.toString(), "--sites", sites.toString(), "--server", "10.2.0");
 
         assertThat(run.exitCode()).isEqualTo(64);
-        assertThat(run.err()).contains("--server \"10.2.0\" is not an IPv4 address");
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).startsWith("siteflow audit: --server 10.2.0: neither an IP address nor a host of " + sites
+                + " (hosts: db1, admin1, wls1, wls2, wls3, wls4)" + System.lineSeparator());
     }
 
     private static JsonNode verdict(JsonNode report, String server) {

@@ -73,6 +73,25 @@ class RulesCommandTest {
         CommandRun run = CommandRun.of("rules", "explain", "--sites", sample.toString(), "tcp 10.2.0.20:70001 -> 10.1.0.10:1521");
 
         assertThat(run.exitCode()).isEqualTo(64);
-        assertThat(run.err()).startsWith("siteflow explain: FLOW: \"70001\" is not a port");
+        assertThat(run.err()).startsWith("siteflow rules explain: FLOW: \"70001\" is not a port");
+    }
+
+    @Test
+    void rulesHelpListsEachSubcommandWithAWholeSentence() {
+        CommandRun run = CommandRun.of("rules", "--help");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("  check    Validate a site model: every error and warning, with file, line and"
+                + NL + "             column." + NL)
+                .contains("  explain  Say which rule matches a flow and why, rule by rule." + NL)
+                .doesNotContain("each as" + NL);
+    }
+
+    @Test
+    void errorLinesNameTheProgramOnce() {
+        assertThat(CommandRun.of().err()).startsWith("siteflow: a command is required" + NL);
+        assertThat(CommandRun.of("rules").err()).startsWith("siteflow rules: a subcommand is required: check or explain" + NL);
+        assertThat(CommandRun.of("rules", "explain", "--sites", "x.yaml", "nonsense").err())
+                .startsWith("siteflow rules explain: FLOW: ");
     }
 }

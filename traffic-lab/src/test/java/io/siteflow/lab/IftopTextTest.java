@@ -3,6 +3,7 @@ package io.siteflow.lab;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -37,5 +38,40 @@ class IftopTextTest {
     void rejectsAReceivedLineWithoutItsSentLine() {
         assertThatThrownBy(() -> IftopText.cumulative("     10.2.0.20     <=     1B     1B     1B     1B\n"))
                 .hasMessage("iftop line 1: <= without a => line: 10.2.0.20     <=     1B     1B     1B     1B");
+    }
+
+    @Test
+    void readsEveryColumnOfEveryReportAndComparesWithinRounding() {
+        String report = """
+                   # Host name (port/service if enabled)            last 2s   last 10s   last 40s cumulative
+                --------------------------------------------------------------------------------------------
+                   1 10.99.1.1                                =>     7.63Mb      999Kb         0b     1.00MB
+                     10.99.1.2                                <=       800b     10.0Kb     3.81Mb       747B
+                --------------------------------------------------------------------------------------------
+                Total send rate:                                     7.63Mb      999Kb         0b
+                Peak rate (sent/received/total):                     7.63Mb       800b     7.63Mb
+                ============================================================================================
+
+                """;
+        List<IftopText.Report> reports = IftopText.reports(report + report.replace("7.63Mb", "7.62Mb"));
+
+        assertThat(reports).hasSize(2);
+        assertThat(reports.get(0).pairs()).containsOnlyKeys("10.99.1.1 10.99.1.2");
+        assertThat(reports.get(0).pairs().get("10.99.1.1 10.99.1.2")).extracting(IftopText.Printed::text)
+                .containsExactly("7.63Mb", "999Kb", "0b", "1.00MB", "800b", "10.0Kb", "3.81Mb", "747B");
+        assertThat(reports.get(0).totals().get("Peak rate (sent/received/total)")).extracting(IftopText.Printed::text)
+                .containsExactly("7.63Mb", "800b", "7.63Mb");
+        IftopText.Printed a = reports.get(0).totals().get("Total send rate").get(0);
+        assertThat(a.value()).isEqualTo(7.63 * 1024 * 1024);
+        assertThat(a.tolerance()).isEqualTo(0.005 * 1024 * 1024);
+        assertThat(a.agrees(IftopText.Printed.of("7.62Mb"))).isTrue();
+        assertThat(a.agrees(IftopText.Printed.of("7.61Mb"))).isFalse();
+        assertThat(a.agrees(IftopText.Printed.of("7.63MB"))).isFalse();
+    }
+
+    @Test
+    void rejectsAValueIftopWouldNotPrint() {
+        assertThatThrownBy(() -> IftopText.reports("   1 10.0.0.1   =>   1b   2b   3x   4B\n"))
+                .hasMessage("iftop line 1: \"3x\" is not a value iftop prints");
     }
 }

@@ -12,21 +12,32 @@ public final class AgentMain {
         System.exit(commandLine(new CaptureCommand()).execute(args));
     }
 
-    /** A picocli command line with siteflow's exit codes: 64 for usage errors. */
+    /**
+     * A picocli command line with siteflow's exit codes (64 for usage errors) and options that take their value
+     * after a space or an {@code =} ({@code --json FILE}, {@code --json=FILE}), shown with a space in the help.
+     */
     public static CommandLine commandLine(Object command) {
         CommandLine cl = new CommandLine(command);
+        cl.setSeparator("=");
+        cl.setHelpFactory(SpacedHelp::new);
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine c = ex.getCommandLine();
-            c.getErr().println("siteflow " + c.getCommandName() + ": " + ex.getMessage());
+            c.getErr().println(prefix(c) + ex.getMessage());
             if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, c.getErr())) {
                 c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
             }
             return ExitCodes.USAGE;
         });
         cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
-            c.getErr().println("siteflow " + c.getCommandName() + ": " + ex.getMessage());
+            c.getErr().println(prefix(c) + ex.getMessage());
             return ExitCodes.FAILURE;
         });
         return cl;
+    }
+
+    /** {@code "siteflow audit: "}, {@code "siteflow rules check: "}, {@code "siteflow: "}: the program's name once. */
+    static String prefix(CommandLine c) {
+        String name = c.getCommandSpec().qualifiedName();
+        return (name.equals("siteflow") || name.startsWith("siteflow ") ? name : "siteflow " + name) + ": ";
     }
 }

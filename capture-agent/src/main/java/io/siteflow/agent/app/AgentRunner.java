@@ -97,7 +97,15 @@ public final class AgentRunner {
     private int runWith(PacketSource source) {
         RemoteSiteFilter filter = new RemoteSiteFilter(options.remoteCidrs());
         String runId = options.timely() ? AgentIds.forLive(options.agent()) : AgentIds.forFile(options.agent(), options.file());
-        TextReport report = options.text() ? new TextReport(filter, options.ports()) : null;
+        TextReport report = options.text()
+                ? new TextReport(filter, options.ports(), options.order(), options.bytes()) : null;
+        long started = ReportClock.nowNanos();
+        long stopAt = options.timely() && options.seconds() != null
+                ? ReportClock.stopAt(started, options.seconds()) : Long.MAX_VALUE;
+        if (report != null && options.live()) {
+            report.begin(started);
+            report.endAt(stopAt);
+        }
         FlowTableConfig cfg = new FlowTableConfig(options.maxFlows(), options.activeTimeout(),
                 options.idleTimeout(), FlowTableConfig.DEFAULTS.closeLinger());
         List<String> problems;
@@ -110,10 +118,11 @@ public final class AgentRunner {
             try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), options.metricsBind(),
                     pipeline.counters(), pipeline.table(), source, this::agentDrops);
                     AutoCloseable heartbeats = Heartbeats.start(sinks.kafka(), options, source, pipeline, metrics)) {
-                capture(source, pipeline);
+                capture(source, pipeline, stopAt);
             }
             if (report != null) {
-                report.print(out, source.name(), options.lines());
+                long now = options.live() ? Math.min(stopAt, ReportClock.nowNanos()) : report.lastPacketNanos();
+                report.print(out, source.name(), options.lines(), now);
             }
             Summary.print(err, source, pipeline, agentDrops());
             problems = pipeline.problems();
@@ -130,12 +139,12 @@ public final class AgentRunner {
         return lost ? ExitCodes.FAILURE : problems.isEmpty() ? ExitCodes.OK : ExitCodes.INPUT;
     }
 
-    private void capture(PacketSource source, Pipeline pipeline) {
+    private void capture(PacketSource source, Pipeline pipeline, long stopAt) {
         Thread timer = null;
-        if (options.timely() && options.seconds() != null) {
+        if (stopAt != Long.MAX_VALUE) {
             timer = new Thread(() -> {
                 try {
-                    Thread.sleep(TimeUnit.SECONDS.toMillis(options.seconds()));
+                    Thread.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(stopAt - ReportClock.nowNanos())));
                     source.stop();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

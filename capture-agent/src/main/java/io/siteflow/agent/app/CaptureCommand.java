@@ -69,6 +69,10 @@ public final class CaptureCommand implements Callable<Integer> {
                     + "end inside, like iftop -F. Without -F every IP packet is kept.")
     List<String> cidrs = new ArrayList<>();
 
+    @Option(names = "-G", paramLabel = "CIDR6",
+            description = "An IPv6 remote-site network, as iftop -G (repeatable; -F takes IPv6 networks too).")
+    List<String> cidrs6 = new ArrayList<>();
+
     @Option(names = "--agent", paramLabel = "ID", description = "Agent id in every record (default: the host name).")
     String agent;
 
@@ -96,11 +100,15 @@ public final class CaptureCommand implements Callable<Integer> {
             description = "Write flow records as JSON lines to standard output, or to FILE (--json FILE).")
     String json;
 
-    @Option(names = {"-t", "--text"}, description = "Print an iftop -t style report at the end (and on Ctrl-C).")
+    @Option(names = {"-t", "--text"}, description = "Print the iftop -t report at the end (and on Ctrl-C), with "
+            + "iftop 1.0pre4's numbers: rates over the last 2, 10 and 40 s from the 2-second slots that have ended "
+            + "(the one still filling is left out), each divided by the time seen while less than its span; see "
+            + "capture-agent/docs/report.md.")
     boolean text;
 
     @Option(names = "-s", paramLabel = "SECONDS",
-            description = "Live: stop after this many seconds and print the report (iftop -s).")
+            description = "Live: stop at the first 2-second slot end at least this many seconds after the start "
+                    + "and print the report (iftop -s).")
     Integer seconds;
 
     @Option(names = "-L", paramLabel = "N", defaultValue = "" + CaptureOptionsBuilder.DEFAULT_LINES,
@@ -110,8 +118,22 @@ public final class CaptureCommand implements Callable<Integer> {
     @Option(names = "-P", description = "Report port pairs instead of host pairs (iftop -P).")
     boolean ports;
 
+    @Option(names = "-o", paramLabel = "ORDER", defaultValue = "10s",
+            description = "Sort the report by the 2s, 10s or 40s column (largest first), or by source or "
+                    + "destination address, as iftop -o. Default: ${DEFAULT-VALUE}.")
+    String order;
+
+    @Option(names = "-B", description = "Report rates in bytes per second instead of bits (iftop -B).")
+    boolean bytes;
+
     @Option(names = "-n", description = "No host name lookups (always the case; accepted for iftop compatibility).")
     boolean numeric;
+
+    @Option(names = "-N", description = "No port-to-service names (always the case; accepted for iftop compatibility).")
+    boolean numericPorts;
+
+    @Option(names = "-b", description = "No bar graph (the text report has none; accepted for iftop compatibility).")
+    boolean noBars;
 
     @Option(names = "--snaplen", paramLabel = "BYTES", defaultValue = "" + CaptureOptionsBuilder.DEFAULT_SNAPLEN,
             description = "Live: bytes captured per packet (headers plus the first payload bytes for protocol "
@@ -157,9 +179,11 @@ public final class CaptureCommand implements Callable<Integer> {
         CaptureOptionsBuilder b = CaptureOptions.builder().iface(source.iface).file(source.file).realtime(realtime)
                 .loop(loop).agent(agent).bootstrap(bootstrap).kafkaConfig(kafkaConfig).kafka(kafka)
                 .spoolDir(spoolDir).spoolMaxMb(spoolMaxMb).json(json).text(text).seconds(seconds).lines(lines)
-                .ports(ports).snaplen(snaplen).bufferMb(bufferMb).metricsPort(metricsPort).metricsBind(metricsBind)
+                .ports(ports).order(order).bytes(bytes).snaplen(snaplen).bufferMb(bufferMb).metricsPort(metricsPort)
+                .metricsBind(metricsBind)
                 .activeTimeoutSeconds(activeTimeout).idleTimeoutSeconds(idleTimeout).maxFlows(maxFlows).sni(!noSni);
         cidrs.forEach(b::remoteCidr);
+        cidrs6.forEach(b::remoteCidr6);
         try {
             return b.build();
         } catch (IllegalArgumentException e) {

@@ -11,6 +11,7 @@ import io.siteflow.agent.pipeline.Pipeline;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Reads a capture file through the agent's {@link Pipeline} (decode → filter → flow table) into a sink, on the
@@ -41,6 +42,20 @@ public final class FileReplay {
     }
 
     private FileReplay() {
+    }
+
+    /**
+     * Opens and closes {@code file} to see that it can be read as a capture, before any work is done with it.
+     *
+     * @return empty when it opens; else the message ({@code "x.pcap: no such file"}, {@code "x.pcap: not a
+     *         capture file ..."})
+     */
+    public static Optional<String> check(Path file) {
+        try (CaptureFileReader reader = CaptureFileReader.open(file)) {
+            return Optional.empty();
+        } catch (CaptureFileException e) {
+            return Optional.of(e.getMessage());
+        }
     }
 
     /**

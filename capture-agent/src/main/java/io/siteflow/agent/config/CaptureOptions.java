@@ -36,6 +36,8 @@ import java.util.TreeMap;
  * @param loop           file with {@code realtime}: start over at the end
  * @param sni            keep the TLS server name ({@code sni}, the one record field read from payload) in records;
  *                       false with {@code --no-sni}
+ * @param order          report sort order (iftop {@code -o})
+ * @param bytes          report rates in bytes per second (iftop {@code -B}) instead of bits
  */
 public record CaptureOptions(
         String iface,
@@ -60,7 +62,9 @@ public record CaptureOptions(
         long spoolMaxBytes,
         boolean realtime,
         boolean loop,
-        boolean sni) {
+        boolean sni,
+        ReportOrder order,
+        boolean bytes) {
 
     public CaptureOptions {
         remoteCidrs = List.copyOf(remoteCidrs);

@@ -33,6 +33,7 @@ public final class CaptureOptionsBuilder {
     private String iface;
     private Path file;
     private final List<String> cidrTexts = new ArrayList<>();
+    private final List<String> cidr6Texts = new ArrayList<>();
     private final List<Cidr> cidrs = new ArrayList<>();
     private String agent;
     private String bootstrap;
@@ -55,6 +56,8 @@ public final class CaptureOptionsBuilder {
     private boolean realtime;
     private boolean sni = true;
     private boolean loop;
+    private String order = ReportOrder.TEN_SECONDS.flag();
+    private boolean bytes;
 
     CaptureOptionsBuilder() {
     }
@@ -74,6 +77,12 @@ public final class CaptureOptionsBuilder {
     /** A remote-site network as written on the command line ({@code -F}), parsed by {@link #build()}. */
     public CaptureOptionsBuilder remoteCidr(String cidr) {
         cidrTexts.add(cidr);
+        return this;
+    }
+
+    /** An IPv6 remote-site network as written after {@code -G} (iftop's IPv6 filter), parsed by {@link #build()}. */
+    public CaptureOptionsBuilder remoteCidr6(String cidr) {
+        cidr6Texts.add(cidr);
         return this;
     }
 
@@ -132,6 +141,18 @@ public final class CaptureOptionsBuilder {
 
     public CaptureOptionsBuilder ports(boolean ports) {
         this.ports = ports;
+        return this;
+    }
+
+    /** The report's sort order as written after {@code -o} (2s, 10s, 40s, source, destination); default 10s. */
+    public CaptureOptionsBuilder order(String order) {
+        this.order = order;
+        return this;
+    }
+
+    /** Report rates in bytes per second ({@code -B}) instead of bits. */
+    public CaptureOptionsBuilder bytes(boolean bytes) {
+        this.bytes = bytes;
         return this;
     }
 
@@ -218,6 +239,10 @@ public final class CaptureOptionsBuilder {
                 throw invalid("-F " + e.getMessage());
             }
         }
+        for (String c : cidr6Texts) {
+            remote.add(ipv6(c));
+        }
+        ReportOrder sort = ReportOrder.parse(order);
         if (snaplen < 64 || snaplen > 262_144) {
             throw invalid("--snaplen " + snaplen + ": must be 64-262144");
         }
@@ -272,7 +297,20 @@ public final class CaptureOptionsBuilder {
         boolean report = text || json == null && bootstrap == null;
         return new CaptureOptions(iface, file, remote, agentId, bootstrap, clientProps, json, report, seconds, lines,
                 ports, snaplen, bufferMb << 20, metricsPort, metricsBind, Duration.ofSeconds(activeTimeoutSeconds),
-                Duration.ofSeconds(idleTimeoutSeconds), maxFlows, spool, spoolMaxMb << 20, realtime, loop, sni);
+                Duration.ofSeconds(idleTimeoutSeconds), maxFlows, spool, spoolMaxMb << 20, realtime, loop, sni, sort, bytes);
+    }
+
+    private static Cidr ipv6(String text) {
+        Cidr c;
+        try {
+            c = Cidr.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw invalid("-G " + e.getMessage());
+        }
+        if (c.v4()) {
+            throw invalid("-G " + text + ": not an IPv6 network (IPv4 networks go with -F)");
+        }
+        return c;
     }
 
     private static IllegalArgumentException invalid(String message) {

@@ -129,6 +129,40 @@ class CaptureCommandTest {
     }
 
     @Test
+    void jsonEqualsFileWritesTheSameLinesAsDocumented() throws Exception {
+        Path out = dir.resolve("flows.jsonl");
+        Run r = run("-r", capture().toString(), "--json=" + out, "--agent", "a");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(Files.readString(out)).isEqualTo(run("-r", capture().toString(), "--json", "--agent", "a").out());
+    }
+
+    @Test
+    void takesIftopHabitsBytesOrderAndNoOpFlags() throws Exception {
+        Run r = run("-r", capture().toString(), "-t", "-n", "-N", "-b", "-B", "-o", "destination", "-F", "10.1.0.0/16");
+
+        assertThat(r.code()).as(r.err()).isZero();
+        // the file lasts 20 ms: no 2-second slot has ended, so the rates are 0, in bytes (-B)
+        assertThat(r.out()).contains("   1 10.1.0.10                                =>         0B         0B         0B       180B\n"
+                .replace("\n", System.lineSeparator()));
+    }
+
+    @Test
+    void ipv4NetworkAfterMinusGIsAUsageError() {
+        Run r = run("-r", "x.pcap", "-G", "10.1.0.0/16");
+        assertThat(r.code()).isEqualTo(64);
+        assertThat(r.err()).startsWith("siteflow capture: -G 10.1.0.0/16: not an IPv6 network (IPv4 networks go with -F)"
+                + System.lineSeparator());
+    }
+
+    @Test
+    void unknownSortOrderIsAUsageErrorListingTheOrders() {
+        Run r = run("-r", "x.pcap", "-o", "rate");
+        assertThat(r.code()).isEqualTo(64);
+        assertThat(r.err()).startsWith("siteflow capture: -o rate: must be one of 2s, 10s, 40s, source, destination"
+                + System.lineSeparator());
+    }
+
+    @Test
     void badCidrIsAUsageErrorWithTheIftopMessage() {
         Run r = run("-r", "x.pcap", "-F", "10.1.0.0/33");
         assertThat(r.code()).isEqualTo(64);
@@ -206,7 +240,11 @@ class CaptureCommandTest {
         assertThat(r.code()).isZero();
         assertThat(r.out()).containsPattern("-F +CIDR +A remote-site network").containsPattern("-i +IFACE +Capture live")
                 .contains("--json [FILE]", "--bootstrap HOST:PORT", "--snaplen BYTES", "--metrics-port PORT", "--metrics-bind ADDRESS",
-                        "--spool-dir DIR", "--kafka-config FILE", "Exit codes:", "64   wrong usage");
+                        "--spool-dir DIR", "--kafka-config FILE", "Exit codes:", "64   wrong usage")
+                .contains("(-i IFACE | -r FILE)").doesNotContain("-i=IFACE")
+                .containsPattern("-o +ORDER +Sort the report by the 2s, 10s or 40s column")
+                .containsPattern("-B +Report rates in bytes per second").containsPattern("-G +CIDR6 +An IPv6 remote-site network")
+                .containsPattern("-N +No port-to-service names").containsPattern("-b +No bar graph");
     }
 
     private static byte[] concat(byte[]... parts) {

@@ -19,7 +19,23 @@ class CaptureOptionsBuilderTest {
         assertThat(o).isEqualTo(new CaptureOptions(null, Path.of("c.pcap"), List.of(), "a", null, Map.of(), null, true,
                 null, 10, false, 256, 64 << 20, null, "127.0.0.1", Duration.ofSeconds(10), Duration.ofSeconds(30),
                 262_144, Path.of(System.getProperty("user.home"), ".local", "state", "siteflow", "spool", "a"),
-                1024L << 20, false, false, true));
+                1024L << 20, false, false, true, ReportOrder.TEN_SECONDS, false));
+    }
+
+    @Test
+    void takesIftopSortOrdersAndRejectsOthersNamingThem() {
+        assertThat(CaptureOptions.builder().iface("eth0").order("destination").build().order())
+                .isEqualTo(ReportOrder.DESTINATION);
+        assertThatThrownBy(() -> CaptureOptions.builder().iface("eth0").order("5s").build())
+                .hasMessage("-o 5s: must be one of 2s, 10s, 40s, source, destination");
+    }
+
+    @Test
+    void takesIpv6NetworksWithMinusGAndRefusesIpv4There() {
+        assertThat(CaptureOptions.builder().iface("eth0").remoteCidr6("fd00:1::/64").build().remoteCidrs())
+                .extracting(Object::toString).containsExactly("fd00:1::/64");
+        assertThatThrownBy(() -> CaptureOptions.builder().iface("eth0").remoteCidr6("10.1.0.0/16").build())
+                .hasMessage("-G 10.1.0.0/16: not an IPv6 network (IPv4 networks go with -F)");
     }
 
     @Test

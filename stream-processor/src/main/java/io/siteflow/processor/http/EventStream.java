@@ -70,16 +70,17 @@ final class EventStream implements AutoCloseable {
         if (sent == null) {
             return;
         }
-        if (c.terminated()) {
-            clients.remove(c);
-            return;
-        }
-        now.forEach((name, json) -> {
-            if (!json.equals(sent.get(name))) {
-                c.sendEvent(name, json);
-                sent.put(name, json);
+        for (Map.Entry<String, String> view : now.entrySet()) {
+            // a closed tab is seen when a send fails; sending on would log "SseClient has been terminated"
+            if (c.terminated()) {
+                clients.remove(c);
+                return;
             }
-        });
+            if (!view.getValue().equals(sent.get(view.getKey()))) {
+                c.sendEvent(view.getKey(), view.getValue());
+                sent.put(view.getKey(), view.getValue());
+            }
+        }
     }
 
     @Override
