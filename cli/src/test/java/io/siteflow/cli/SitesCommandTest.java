@@ -76,10 +76,10 @@ class SitesCommandTest {
                 SOAEDG.resolve("config/config.xml").toString(), "--wdt", SOAEDG.resolve("model.yaml").toString());
 
         assertThat(badSite.exitCode()).isEqualTo(64);
-        assertThat(badSite.err()).startsWith("siteflow import: --site region1: expected NAME=CIDR, e.g. region1=10.1.0.0/16\n");
-        assertThat(badCidr.err()).startsWith("siteflow import: --site region1=10.1.0.0/33: 10.1.0.0/33: prefix length must be 0-32\n");
+        assertThat(badSite.err()).startsWith("siteflow sites import: --site region1: expected NAME=CIDR, e.g. region1=10.1.0.0/16\n");
+        assertThat(badCidr.err()).startsWith("siteflow sites import: --site region1=10.1.0.0/33: 10.1.0.0/33: prefix length must be 0-32\n");
         assertThat(noDomain.exitCode()).isEqualTo(64);
-        assertThat(noDomain.err()).startsWith("siteflow import: give the domain as --domain config.xml or --wdt model.yaml\n");
+        assertThat(noDomain.err()).startsWith("siteflow sites import: give the domain as --domain config.xml or --wdt model.yaml\n");
         assertThat(both.exitCode()).isEqualTo(64);
     }
 

@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "broker", mixinStandardHelpOptions = true,
         description = {"Run a Kafka broker (KRaft) with the siteflow topics: a single node on loopback by default, "
-                + "or one node of a cluster (--cluster-id, --node-id, --voters).",
+                + "or one node of a cluster (--cluster-id, --node-id, --voters).", "",
             "On a cluster of three or more nodes the siteflow topics get replication factor 3 and "
                 + "min.insync.replicas=2; they are created once every voter has joined."})
 public final class BrokerCommand implements Callable<Integer> {

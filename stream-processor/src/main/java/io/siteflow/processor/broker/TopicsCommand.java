@@ -35,7 +35,7 @@ public final class TopicsCommand implements Runnable {
      */
     @Command(name = "check", mixinStandardHelpOptions = true,
             description = {"Print each siteflow topic's partitions, replication and min.insync.replicas with what is "
-                    + "unsafe for its job (the checks siteflow process runs before it starts).",
+                    + "unsafe for its job (the checks siteflow process runs before it starts).", "",
                 "Exit codes: 0 nothing unsafe (warnings and missing topics allowed), 1 a topic is unsafe or the "
                     + "cluster did not answer, 64 wrong usage."})
     public static final class Check implements Callable<Integer> {
