@@ -100,17 +100,17 @@ public final class AgentRunner {
         List<String> problems;
         try (Sinks sinks = Sinks.open(options, out)) {
             Pipeline pipeline = Pipeline.wire(source.name(),
-                    new Pipeline.Settings(options.agent(), runId, cfg, filter, report), sinks.all());
+                    new Pipeline.Settings(options.agent(), runId, cfg, filter, report), sinks.all(), source.workers());
             wired = pipeline;
-            try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), options.metricsBind(),
-                    pipeline.counters(), pipeline.table(), source, this::agentDrops);
+            try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), options.metricsBind(), pipeline,
+                    source);
                     AutoCloseable heartbeats = Heartbeats.start(sinks.kafka(), options, source, pipeline, metrics)) {
                 capture(source, pipeline);
             }
             if (report != null) {
                 report.print(out, source.name(), options.lines());
             }
-            Summary.print(err, source, pipeline, sinks.kafka(), agentDrops());
+            Summary.print(err, source, pipeline, sinks.kafka());
             problems = pipeline.problems();
         } catch (Exception e) {
             err.println("siteflow capture: " + e.getMessage());

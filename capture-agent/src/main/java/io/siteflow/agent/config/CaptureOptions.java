@@ -34,6 +34,8 @@ import java.util.TreeMap;
  * @param spoolMaxBytes  spool bound; beyond it the newest records are dropped and counted
  * @param realtime       file: replay at the pace it was captured, packet times moved to now
  * @param loop           file with {@code realtime}: start over at the end
+ * @param workers        live: capture sockets in one PACKET_FANOUT hash group, each with its own decoder and
+ *                       flow table (1: one socket, no fan-out)
  */
 public record CaptureOptions(
         String iface,
@@ -57,7 +59,8 @@ public record CaptureOptions(
         Path spoolDir,
         long spoolMaxBytes,
         boolean realtime,
-        boolean loop) {
+        boolean loop,
+        int workers) {
 
     public CaptureOptions {
         remoteCidrs = List.copyOf(remoteCidrs);
@@ -94,7 +97,8 @@ public record CaptureOptions(
         new TreeMap<>(kafka).forEach((k, v) -> sb.append(" kafka.").append(k).append('=').append(Secrets.mask(k, v)));
         sb.append(" snaplen=").append(snaplen).append(" buffer=").append(bufferBytes)
                 .append(" active=").append(activeTimeout.toSeconds()).append("s idle=")
-                .append(idleTimeout.toSeconds()).append("s maxFlows=").append(maxFlows);
+                .append(idleTimeout.toSeconds()).append("s maxFlows=").append(maxFlows)
+                .append(" workers=").append(workers);
         return sb.toString();
     }
 

@@ -51,6 +51,11 @@ public final class LiveCapture implements PacketSource {
         return new Builder(iface);
     }
 
+    /** The pcap4j handle, for joining a fan-out group ({@link FanoutCapture}). */
+    PcapHandle handle() {
+        return handle;
+    }
+
     @Override
     public void run(PacketHandler handler) throws CaptureFailure {
         Objects.requireNonNull(handler, "handler");
