@@ -70,7 +70,7 @@ for rate in $RATES; do
   lcpu=$(( $(cpu_ticks "$LIVE_PID") - lcpu0 )); dcpu=$(( $(cpu_ticks "$DUMP_PID") - dcpu0 ))
   kill -TERM "$LIVE_PID"; wait "$LIVE_PID" || true; LIVE_PID=
   kill -INT "$DUMP_PID"; wait "$DUMP_PID" || true; DUMP_PID=
-  live=$(grep 'packets received' "$WORK/live.out")
+  live=$(grep '^sfa0: .*packets received' "$WORK/live.out")
   lrecv=$(sed 's/^sfa0: \([0-9]*\) packets received.*/\1/' <<<"$live")
   ldrop=$(sed 's/.* \([0-9]*\) dropped by kernel.*/\1/' <<<"$live")
   adrop=$(sed 's/.* \([0-9]*\) dropped by the agent.*/\1/' <<<"$live")

@@ -7,7 +7,6 @@ import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
 import io.siteflow.agent.capture.CaptureFailure;
-import java.lang.reflect.Field;
 import org.pcap4j.core.PcapHandle;
 
 /**
@@ -72,16 +71,14 @@ final class PacketFanout {
     /** The capture socket of a live handle ({@code pcap_fileno}). */
     static int fileno(String iface, PcapHandle handle) throws CaptureFailure {
         try {
-            Field f = PcapHandle.class.getDeclaredField("handle");
-            f.setAccessible(true);
-            Pointer pcap = (Pointer) f.get(handle);
+            Pointer pcap = PcapNext.pointerOf(handle);
             NativeLibrary lib = NativeLibrary.getInstance(System.getProperty("org.pcap4j.core.pcapLibName", "pcap"));
             int fd = lib.getFunction("pcap_fileno").invokeInt(new Object[] {pcap});
             if (fd < 0) {
                 throw new CaptureFailure(iface + ": libpcap gave no socket for this capture (pcap_fileno " + fd + ")");
             }
             return fd;
-        } catch (ReflectiveOperationException | RuntimeException e) {
+        } catch (RuntimeException e) {
             throw new CaptureFailure(iface + ": cannot reach pcap4j's capture handle for PACKET_FANOUT: " + e, e);
         }
     }
