@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Offline benchmark of the capture agent against reference tools, in one run on one file:
-#   (a) siteflow capture -r F --json > /dev/null   (the agent, JVM start included; best of RUNS)
-#   (b) tcpdump -r F -w /dev/null                   (best of RUNS)
+#   (a) siteflow capture -r F --json > /dev/null   (the agent, JVM start included; median of RUNS)
+#   (a') siteflow capture -r F --text > /dev/null   (the text report instead of JSON lines)
+#   (b) tcpdump -r F -w /dev/null                   (median of RUNS)
 #   (c) pmacctd, print plugin, 5-tuple aggregation  (once; its fixed 2 s start-up sleep is subtracted)
 # The capture (>= 5 M packets, >= 100 k flows) is generated once by io.siteflow.bench.GenerateCapture and
 # reused from $SITEFLOW_BENCH_DIR (default /tmp/siteflow-bench). Prints a Markdown table with ratios.
@@ -40,22 +41,25 @@ fi
 cat "$FILE" > /dev/null   # into the page cache: every tool reads from memory
 
 now_ns() { date +%s%N; }
-# best_of N CMD...: runs CMD N times (output to /dev/null); prints "WALL_NS CPU_NS", the shortest of each
-# (CPU = user + system of the process and its threads: less disturbed by other load on a shared machine).
-best_of() {
-  local n=$1 wall="" cpu="" t0 t1 d c
+# median_of N CMD...: runs CMD N times (output to /dev/null); prints "WALL_NS CPU_NS", the median of each
+# (CPU = user + system of the process and its threads and children, from bash's `time`: less disturbed by
+# other load on a shared machine than wall time). The sum is printed with "%.0f": mawk's "%d" clamps at
+# 2^31-1, which once made every CPU figure 2.147 s.
+median_of() {
+  local n=$1 walls=() cpus=() t0 t1
   shift
   for _ in $(seq "$n"); do
     t0=$(now_ns)
-    c=$( { TIMEFORMAT='%3U %3S'; time "$@" >/dev/null 2>&1; } 2>&1 | awk '{ printf "%d", ($1 + $2) * 1e9 }')
+    cpus+=("$( { TIMEFORMAT='%3U %3S'; time "$@" >/dev/null 2>&1; } 2>&1 | awk '{ printf "%.0f", ($1 + $2) * 1e9 }')")
     t1=$(now_ns)
-    d=$((t1 - t0))
-    if [ -z "$wall" ] || [ "$d" -lt "$wall" ]; then wall=$d; fi
-    if [ -z "$cpu" ] || [ "$c" -lt "$cpu" ]; then cpu=$c; fi
+    walls+=("$((t1 - t0))")
   done
-  echo "$wall $cpu"
+  echo "$(median "${walls[@]}") $(median "${cpus[@]}")"
 }
+# median V...: the middle value (the lower middle of an even count)
+median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 agent() { "$ROOT/siteflow" capture -r "$FILE" --json; }
+agent_text() { "$ROOT/siteflow" capture -r "$FILE" --text; }
 agent_tiny() { "$ROOT/siteflow" capture -r "$DIR/tiny.pcap" --json; }
 tcpdump_read() { tcpdump -r "$FILE" -w /dev/null; }
 
@@ -67,9 +71,10 @@ NFLOWS=$(echo "$SUMMARY" | sed -n 's/.*; \([0-9]*\) flows, .*/\1/p')
 tcpdump -r "$FILE" -c 1 -w "$DIR/tiny.pcap" 2>/dev/null
 
 echo "agent-offline: $FILE: $NPKT packets, $NFLOWS flows, $(($(stat -c %s "$FILE") >> 20)) MiB; $RUNS runs each" >&2
-read -r T_TCPDUMP C_TCPDUMP <<<"$(best_of "$RUNS" tcpdump_read)"
-read -r T_AGENT C_AGENT <<<"$(best_of "$RUNS" agent)"
-read -r T_START C_START <<<"$(best_of "$RUNS" agent_tiny)"
+read -r T_TCPDUMP C_TCPDUMP <<<"$(median_of "$RUNS" tcpdump_read)"
+read -r T_AGENT C_AGENT <<<"$(median_of "$RUNS" agent)"
+read -r T_TEXT C_TEXT <<<"$(median_of "$RUNS" agent_text)"
+read -r T_START C_START <<<"$(median_of "$RUNS" agent_tiny)"
 
 T_PMACCT=""
 PM_PACKETS=""
@@ -87,7 +92,7 @@ plugin_pipe_size: 1048576000
 plugin_buffer_size: 10485760
 CONF
   rm -f "$DIR/pmacct.csv"
-  read -r T_PMACCT C_PMACCT <<<"$(best_of 1 pmacctd -f "$DIR/pmacctd.conf")"
+  read -r T_PMACCT C_PMACCT <<<"$(median_of 1 pmacctd -f "$DIR/pmacctd.conf")"
   T_PMACCT=$((T_PMACCT - PMACCT_SLEEP_S * 1000000000))
   PM_PACKETS=$(awk -F, 'NR > 1 { p += $6 } END { print p + 0 }' "$DIR/pmacct.csv" 2>/dev/null || echo 0)
 fi
@@ -103,8 +108,9 @@ echo "File: $NPKT packets, $NFLOWS flows (siteflow's count), $(($(stat -c %s "$F
 echo
 echo "| tool | command | wall s | packets/s | ratio to tcpdump (wall) | CPU s | ratio (CPU) |"
 echo "|---|---|---|---|---|---|---|"
-row "tcpdump (best of $RUNS)" "tcpdump -r F -w /dev/null" "$T_TCPDUMP" "$C_TCPDUMP"
-row "siteflow agent (best of $RUNS)" "siteflow capture -r F --json > /dev/null" "$T_AGENT" "$C_AGENT"
+row "tcpdump (median of $RUNS)" "tcpdump -r F -w /dev/null" "$T_TCPDUMP" "$C_TCPDUMP"
+row "siteflow agent (median of $RUNS)" "siteflow capture -r F --json > /dev/null" "$T_AGENT" "$C_AGENT"
+row "siteflow agent, text report (median of $RUNS)" "siteflow capture -r F --text > /dev/null" "$T_TEXT" "$C_TEXT"
 row "siteflow agent minus JVM start-up ($((T_START / 1000000)) ms)" "same, minus a 1-packet run" \
   "$((T_AGENT - T_START))" "$((C_AGENT - C_START))"
 if [ -n "$T_PMACCT" ]; then

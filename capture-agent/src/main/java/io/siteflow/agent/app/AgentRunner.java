@@ -113,10 +113,11 @@ public final class AgentRunner {
         try (Sinks sinks = Sinks.open(options, out)) {
             kafka = sinks.kafka();
             Pipeline pipeline = Pipeline.wire(source.name(),
-                    new Pipeline.Settings(options.agent(), runId, cfg, filter, report, options.sni()), sinks.all());
+                    new Pipeline.Settings(options.agent(), runId, cfg, filter, report, options.sni()), sinks.all(),
+                    source.workers());
             wired = pipeline;
-            try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), options.metricsBind(),
-                    pipeline.counters(), pipeline.table(), source, this::agentDrops);
+            try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), options.metricsBind(), pipeline,
+                    source);
                     AutoCloseable heartbeats = Heartbeats.start(sinks.kafka(), options, source, pipeline, metrics)) {
                 capture(source, pipeline, stopAt);
             }
@@ -124,7 +125,7 @@ public final class AgentRunner {
                 long now = options.live() ? Math.min(stopAt, ReportClock.nowNanos()) : report.lastPacketNanos();
                 report.print(out, source.name(), options.lines(), now);
             }
-            Summary.print(err, source, pipeline, agentDrops());
+            Summary.print(err, source, pipeline);
             problems = pipeline.problems();
         } catch (Exception e) {
             err.println("siteflow capture: " + e.getMessage());

@@ -144,6 +144,13 @@ public final class CaptureCommand implements Callable<Integer> {
             description = "Live: kernel capture buffer in MiB. Default: ${DEFAULT-VALUE}.")
     int bufferMb;
 
+    @Option(names = "--workers", paramLabel = "N", defaultValue = "" + CaptureOptionsBuilder.DEFAULT_WORKERS,
+            description = "Live: N capture sockets in one PACKET_FANOUT group (flow-hash mode: both directions of a "
+                    + "connection reach the same worker), each with its own thread, decoder and flow table and its "
+                    + "own --buffer-mb ring; one merged output. Size N to the cores free for capture. "
+                    + "Default: ${DEFAULT-VALUE}.")
+    int workers;
+
     @Option(names = "--metrics-port", paramLabel = "PORT",
             description = "Serve Prometheus metrics on http://ADDRESS:PORT/metrics (ADDRESS: --metrics-bind).")
     Integer metricsPort;
@@ -179,8 +186,8 @@ public final class CaptureCommand implements Callable<Integer> {
         CaptureOptionsBuilder b = CaptureOptions.builder().iface(source.iface).file(source.file).realtime(realtime)
                 .loop(loop).agent(agent).bootstrap(bootstrap).kafkaConfig(kafkaConfig).kafka(kafka)
                 .spoolDir(spoolDir).spoolMaxMb(spoolMaxMb).json(json).text(text).seconds(seconds).lines(lines)
-                .ports(ports).order(order).bytes(bytes).snaplen(snaplen).bufferMb(bufferMb).metricsPort(metricsPort)
-                .metricsBind(metricsBind)
+                .ports(ports).order(order).bytes(bytes).snaplen(snaplen).bufferMb(bufferMb).workers(workers)
+                .metricsPort(metricsPort).metricsBind(metricsBind)
                 .activeTimeoutSeconds(activeTimeout).idleTimeoutSeconds(idleTimeout).maxFlows(maxFlows).sni(!noSni);
         cidrs.forEach(b::remoteCidr);
         cidrs6.forEach(b::remoteCidr6);

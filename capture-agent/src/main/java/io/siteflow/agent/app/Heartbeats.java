@@ -6,14 +6,20 @@ import io.siteflow.agent.capture.PacketSource;
 import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.agent.decode.DecodeStatus;
 import io.siteflow.agent.metrics.AgentMetrics;
+import io.siteflow.agent.metrics.CaptureReadings;
 import io.siteflow.agent.metrics.DecodeCounters;
 import io.siteflow.agent.pipeline.Pipeline;
 import io.siteflow.agent.publish.kafka.HeartbeatPublisher;
 import io.siteflow.agent.publish.kafka.KafkaFlowSink;
 import io.siteflow.agent.publish.kafka.PublishStats;
 import io.siteflow.model.wire.Heartbeat;
+import java.util.ArrayList;
+import java.util.List;
 
-/** Starts the heartbeats (every 10 s to {@code siteflow.agents}) and the publisher's meters when Kafka is on. */
+/**
+ * Starts the heartbeats (every 10 s to {@code siteflow.agents}) and the publisher's meters when Kafka is on. With
+ * {@code --workers N} each heartbeat also carries each worker's received and dropped packets.
+ */
 final class Heartbeats {
     private Heartbeats() {
     }
@@ -29,7 +35,22 @@ final class Heartbeats {
         FunctionCounter.builder("siteflow.agent.kafka.dropped", kafka, k -> k.stats().dropped())
                 .register(metrics.registry());
         return HeartbeatPublisher.on(kafka, HeartbeatPublisher.DEFAULT_INTERVAL, () -> heartbeat(o.agent(),
-                source.name(), System.currentTimeMillis(), source.stats(), pipeline.counters(), kafka.stats()));
+                source.name(), System.currentTimeMillis(), source.stats(), pipeline.counters(), kafka.stats(),
+                workers(source.workerStats(), pipeline)));
+    }
+
+    /** Each worker's packet counters for the heartbeat; empty for a capture with one worker. */
+    static List<Heartbeat.Worker> workers(List<CaptureStats> stats, CaptureReadings readings) {
+        if (stats.size() < 2) {
+            return List.of();
+        }
+        List<Heartbeat.Worker> out = new ArrayList<>(stats.size());
+        for (int w = 0; w < stats.size(); w++) {
+            CaptureStats s = stats.get(w);
+            out.add(new Heartbeat.Worker(s.received(), s.droppedKernel(), s.droppedInterface(),
+                    readings.agentDrops(w)));
+        }
+        return out;
     }
 
     /**
@@ -38,8 +59,8 @@ final class Heartbeats {
      * {@code siteflow.agent.kafka.spooled}).
      */
     static Heartbeat heartbeat(String agent, String iface, long timeMs, CaptureStats s, DecodeCounters c,
-            PublishStats p) {
+            PublishStats p, List<Heartbeat.Worker> workers) {
         return new Heartbeat(agent, iface, timeMs, s.received(), s.droppedKernel(), s.droppedInterface(),
-                c.status(DecodeStatus.MALFORMED), p.sent(), p.spoolRecords(), p.dropped());
+                c.status(DecodeStatus.MALFORMED), p.sent(), p.spoolRecords(), p.dropped(), workers);
     }
 }

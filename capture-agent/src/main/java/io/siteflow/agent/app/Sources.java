@@ -6,6 +6,7 @@ import io.siteflow.agent.capture.PacketSource;
 import io.siteflow.agent.capture.file.CaptureFileReader;
 import io.siteflow.agent.capture.file.PacedReplay;
 import io.siteflow.agent.capture.live.BpfFilters;
+import io.siteflow.agent.capture.live.FanoutCapture;
 import io.siteflow.agent.capture.live.LiveCapture;
 import io.siteflow.agent.config.CaptureOptions;
 
@@ -18,10 +19,10 @@ final class Sources {
         if (!o.live()) {
             return o.realtime() ? PacedReplay.open(o.file(), o.loop()) : CaptureFileReader.open(o.file());
         }
-        return LiveCapture.builder(o.iface())
+        LiveCapture.Builder live = LiveCapture.builder(o.iface())
                 .snaplen(o.snaplen())
                 .bufferBytes(o.bufferBytes())
-                .bpfFilter(BpfFilters.forRemoteCidrs(o.remoteCidrs()))
-                .build();
+                .bpfFilter(BpfFilters.forRemoteCidrs(o.remoteCidrs()));
+        return o.workers() == 1 ? live.build() : FanoutCapture.open(o.iface(), live, o.workers());
     }
 }

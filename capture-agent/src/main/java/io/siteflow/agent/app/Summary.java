@@ -3,7 +3,6 @@ package io.siteflow.agent.app;
 import io.siteflow.agent.capture.CaptureStats;
 import io.siteflow.agent.capture.PacketSource;
 import io.siteflow.agent.decode.DecodeStatus;
-import io.siteflow.agent.flow.FlowTable;
 import io.siteflow.agent.metrics.DecodeCounters;
 import io.siteflow.agent.pipeline.Pipeline;
 import io.siteflow.agent.publish.kafka.KafkaFlowSink;
@@ -15,13 +14,20 @@ final class Summary {
     private Summary() {
     }
 
-    static void print(PrintWriter err, PacketSource source, Pipeline pipeline, long agentDrops) {
-        FlowTable table = pipeline.table();
+    static void print(PrintWriter err, PacketSource source, Pipeline pipeline) {
         DecodeCounters c = pipeline.counters();
         CaptureStats stats = source.stats();
         err.printf("%s: %d packets received, %d dropped by kernel, %d dropped by interface, %d dropped by the agent%n",
                 source.name(), Math.max(stats.received(), c.packets()), stats.droppedKernel(), stats.droppedInterface(),
-                agentDrops);
+                pipeline.agentDrops());
+        if (source.workers() > 1) {
+            for (int w = 0; w < source.workers(); w++) {
+                CaptureStats s = source.workerStats().get(w);
+                err.printf("  worker %d: %d packets received, %d dropped by kernel, %d dropped by interface, "
+                        + "%d dropped by the agent%n", w, s.received(), s.droppedKernel(), s.droppedInterface(),
+                        pipeline.agentDrops(w));
+            }
+        }
         err.printf("decoded: %d IP, %d not IP, %d malformed, %d on unsupported link types%n",
                 c.status(DecodeStatus.IP), c.status(DecodeStatus.NOT_IP), c.status(DecodeStatus.MALFORMED),
                 c.status(DecodeStatus.UNSUPPORTED_LINK));
@@ -29,7 +35,7 @@ final class Summary {
             err.println("not decoded by reason: " + c.malformedByReason());
         }
         err.printf("kept %d IP packets (%d outside the -F filter); %d flows, %d evicted early%n", c.keptCount(),
-                c.filteredOutCount(), table.flowsCreated(), table.evictions());
+                c.filteredOutCount(), pipeline.flowsCreated(), pipeline.evictions());
         err.flush();
     }
 

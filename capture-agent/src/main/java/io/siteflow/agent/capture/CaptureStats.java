@@ -9,4 +9,10 @@ package io.siteflow.agent.capture;
  */
 public record CaptureStats(long received, long droppedKernel, long droppedInterface) {
     public static final CaptureStats NONE = new CaptureStats(0, 0, 0);
+
+    /** The counters of both, added. */
+    public CaptureStats plus(CaptureStats o) {
+        return new CaptureStats(received + o.received, droppedKernel + o.droppedKernel,
+                droppedInterface + o.droppedInterface);
+    }
 }

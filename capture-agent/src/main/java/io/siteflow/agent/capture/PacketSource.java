@@ -1,8 +1,12 @@
 package io.siteflow.agent.capture;
 
+import java.util.List;
+
 /**
  * A source of packets: a capture file or a live interface. {@link #run} delivers every packet to the
  * handler on the calling thread until the source ends or {@link #stop()} is called from another thread.
+ * A source with several workers (a live fan-out group) delivers each worker's packets on a thread of its own,
+ * to a handler of its own ({@link #run(List)}).
  */
 public interface PacketSource extends AutoCloseable {
 
@@ -12,6 +16,30 @@ public interface PacketSource extends AutoCloseable {
      * @throws CaptureException after delivering every packet read before the problem
      */
     void run(PacketHandler handler) throws CaptureException;
+
+    /** Threads that deliver packets at once; {@link #run(List)} takes one handler for each. 1 unless said. */
+    default int workers() {
+        return 1;
+    }
+
+    /**
+     * Delivers packets until the end of the source or {@link #stop()}, worker {@code i}'s to {@code handlers.get(i)}
+     * on that worker's thread; returns when every worker has returned.
+     *
+     * @throws IllegalArgumentException when there is not one handler per {@link #workers()}
+     * @throws CaptureException         as {@link #run(PacketHandler)}, the first worker's problem
+     */
+    default void run(List<? extends PacketHandler> handlers) throws CaptureException {
+        if (handlers.size() != workers()) {
+            throw new IllegalArgumentException(handlers.size() + " handlers for " + workers() + " workers");
+        }
+        run(handlers.get(0));
+    }
+
+    /** {@link #stats()} of each worker, in worker order; they sum to {@link #stats()}. Safe from any thread. */
+    default List<CaptureStats> workerStats() {
+        return List.of(stats());
+    }
 
     /** Asks {@link #run} to return soon; safe from any thread, including a signal handler's. */
     void stop();

@@ -38,6 +38,8 @@ import java.util.TreeMap;
  *                       false with {@code --no-sni}
  * @param order          report sort order (iftop {@code -o})
  * @param bytes          report rates in bytes per second (iftop {@code -B}) instead of bits
+ * @param workers        live: capture sockets in one PACKET_FANOUT hash group, each with its own decoder and
+ *                       flow table (1: one socket, no fan-out)
  */
 public record CaptureOptions(
         String iface,
@@ -64,7 +66,8 @@ public record CaptureOptions(
         boolean loop,
         boolean sni,
         ReportOrder order,
-        boolean bytes) {
+        boolean bytes,
+        int workers) {
 
     public CaptureOptions {
         remoteCidrs = List.copyOf(remoteCidrs);
@@ -101,7 +104,8 @@ public record CaptureOptions(
         new TreeMap<>(kafka).forEach((k, v) -> sb.append(" kafka.").append(k).append('=').append(Secrets.mask(k, v)));
         sb.append(" snaplen=").append(snaplen).append(" buffer=").append(bufferBytes)
                 .append(" active=").append(activeTimeout.toSeconds()).append("s idle=")
-                .append(idleTimeout.toSeconds()).append("s maxFlows=").append(maxFlows);
+                .append(idleTimeout.toSeconds()).append("s maxFlows=").append(maxFlows)
+                .append(" workers=").append(workers);
         if (!sni) {
             sb.append(" sni=off");
         }

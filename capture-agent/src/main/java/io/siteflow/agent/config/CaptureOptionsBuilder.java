@@ -23,6 +23,10 @@ public final class CaptureOptionsBuilder {
     public static final int DEFAULT_SNAPLEN = 256;
     /** Live: kernel capture buffer, MiB. */
     public static final int DEFAULT_BUFFER_MB = 64;
+    /** Live: capture workers (one socket, no fan-out). */
+    public static final int DEFAULT_WORKERS = 1;
+    /** Live: most capture workers; more than the cores of any site-edge host. */
+    public static final int MAX_WORKERS = 64;
     /** Report lines. */
     public static final int DEFAULT_LINES = 10;
     /** Spool bound, MiB. */
@@ -46,6 +50,7 @@ public final class CaptureOptionsBuilder {
     private boolean ports;
     private int snaplen = DEFAULT_SNAPLEN;
     private int bufferMb = DEFAULT_BUFFER_MB;
+    private int workers = DEFAULT_WORKERS;
     private Integer metricsPort;
     private String metricsBind = DEFAULT_METRICS_BIND;
     private int activeTimeoutSeconds = FlowTableConfig.DEFAULT_ACTIVE_TIMEOUT_SECONDS;
@@ -161,6 +166,12 @@ public final class CaptureOptionsBuilder {
         return this;
     }
 
+    /** Live: capture sockets in one PACKET_FANOUT hash group, 1-{@value #MAX_WORKERS}. */
+    public CaptureOptionsBuilder workers(int workers) {
+        this.workers = workers;
+        return this;
+    }
+
     public CaptureOptionsBuilder bufferMb(int bufferMb) {
         this.bufferMb = bufferMb;
         return this;
@@ -249,6 +260,12 @@ public final class CaptureOptionsBuilder {
         if (bufferMb < 1 || bufferMb > 2047) {
             throw invalid("--buffer-mb " + bufferMb + ": must be 1-2047");
         }
+        if (workers < 1 || workers > MAX_WORKERS) {
+            throw invalid("--workers " + workers + ": must be 1-" + MAX_WORKERS);
+        }
+        if (workers > 1 && iface == null) {
+            throw invalid("--workers " + workers + " needs -i IFACE (a file is read by one thread)");
+        }
         if (seconds != null && seconds <= 0) {
             throw invalid("-s " + seconds + ": must be a positive number of seconds");
         }
@@ -297,7 +314,8 @@ public final class CaptureOptionsBuilder {
         boolean report = text || json == null && bootstrap == null;
         return new CaptureOptions(iface, file, remote, agentId, bootstrap, clientProps, json, report, seconds, lines,
                 ports, snaplen, bufferMb << 20, metricsPort, metricsBind, Duration.ofSeconds(activeTimeoutSeconds),
-                Duration.ofSeconds(idleTimeoutSeconds), maxFlows, spool, spoolMaxMb << 20, realtime, loop, sni, sort, bytes);
+                Duration.ofSeconds(idleTimeoutSeconds), maxFlows, spool, spoolMaxMb << 20, realtime, loop, sni, sort, bytes,
+                workers);
     }
 
     private static Cidr ipv6(String text) {

@@ -9,7 +9,6 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.siteflow.agent.capture.PacketSource;
 import io.siteflow.agent.decode.DecodeStatus;
 import io.siteflow.agent.decode.MalformedReason;
-import io.siteflow.agent.flow.FlowTable;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -18,7 +17,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.LongSupplier;
 
 /**
  * The agent's Micrometer meters and, when a port is given, a Prometheus endpoint at
@@ -39,14 +37,13 @@ public final class AgentMetrics implements AutoCloseable {
 
     /**
      * Registers the meters of a capture and serves them when {@code port} is not null (0 picks a free port), on
-     * {@code bind} (an IP literal, {@code 0.0.0.0} for every interface; null for loopback).
+     * {@code bind} (an IP literal, {@code 0.0.0.0} for every interface; null for loopback). Totals are untagged;
+     * the {@code siteflow.agent.worker.*} meters give each worker's share, tagged {@code worker="0"} and up.
      */
-    public static AgentMetrics start(Integer port, String bind, DecodeCounters counters, FlowTable table,
-            PacketSource source, LongSupplier agentDrops) {
+    public static AgentMetrics start(Integer port, String bind, CaptureReadings readings, PacketSource source) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        bind(registry, counters, table, source);
-        FunctionCounter.builder("siteflow.agent.handoff.drops", agentDrops, LongSupplier::getAsLong)
-                .description("live packets dropped because aggregation fell behind the capture").register(registry);
+        bind(registry, readings, source);
+        bindWorkers(registry, readings, source);
         HttpServer server = null;
         if (port != null) {
             try {
@@ -66,30 +63,47 @@ public final class AgentMetrics implements AutoCloseable {
             });
             server.start();
         }
-        return new AgentMetrics(registry, server, List.of(counters, table, source, agentDrops));
+        return new AgentMetrics(registry, server, List.of(readings, source));
     }
 
-    private static void bind(MeterRegistry r, DecodeCounters c, FlowTable t, PacketSource source) {
+    private static void bind(MeterRegistry r, CaptureReadings c, PacketSource source) {
         for (DecodeStatus s : DecodeStatus.values()) {
-            FunctionCounter.builder("siteflow.agent.packets", c, x -> x.status(s))
+            FunctionCounter.builder("siteflow.agent.packets", c, x -> x.counters().status(s))
                     .tag("result", s.name().toLowerCase(Locale.ROOT)).description("packets by decode result")
                     .register(r);
         }
         for (MalformedReason m : MalformedReason.values()) {
             if (m != MalformedReason.NONE) {
-                FunctionCounter.builder("siteflow.agent.malformed", c, x -> x.reason(m))
+                FunctionCounter.builder("siteflow.agent.malformed", c, x -> x.counters().reason(m))
                         .tag("reason", m.name().toLowerCase(Locale.ROOT)).register(r);
             }
         }
-        FunctionCounter.builder("siteflow.agent.filtered", c, DecodeCounters::filteredOutCount)
+        FunctionCounter.builder("siteflow.agent.filtered", c, x -> x.counters().filteredOutCount())
                 .description("IP packets outside the -F filter").register(r);
-        FunctionCounter.builder("siteflow.agent.kept", c, DecodeCounters::keptCount).register(r);
+        FunctionCounter.builder("siteflow.agent.kept", c, x -> x.counters().keptCount()).register(r);
         FunctionCounter.builder("siteflow.agent.kernel.drops", source, s -> s.stats().droppedKernel()).register(r);
         FunctionCounter.builder("siteflow.agent.interface.drops", source, s -> s.stats().droppedInterface())
                 .register(r);
-        Gauge.builder("siteflow.agent.flows.active", t, FlowTable::size).register(r);
-        FunctionCounter.builder("siteflow.agent.flows", t, FlowTable::flowsCreated).register(r);
-        FunctionCounter.builder("siteflow.agent.evictions", t, FlowTable::evictions).register(r);
+        FunctionCounter.builder("siteflow.agent.handoff.drops", c, CaptureReadings::agentDrops)
+                .description("live packets dropped because aggregation fell behind the capture").register(r);
+        Gauge.builder("siteflow.agent.flows.active", c, CaptureReadings::activeFlows).register(r);
+        FunctionCounter.builder("siteflow.agent.flows", c, CaptureReadings::flowsCreated).register(r);
+        FunctionCounter.builder("siteflow.agent.evictions", c, CaptureReadings::evictions).register(r);
+    }
+
+    private static void bindWorkers(MeterRegistry r, CaptureReadings c, PacketSource source) {
+        for (int i = 0; i < source.workers(); i++) {
+            int w = i;
+            String tag = Integer.toString(w);
+            FunctionCounter.builder("siteflow.agent.worker.received", source, s -> s.workerStats().get(w).received())
+                    .tag("worker", tag).description("packets this capture worker received").register(r);
+            FunctionCounter.builder("siteflow.agent.worker.kernel.drops", source,
+                    s -> s.workerStats().get(w).droppedKernel()).tag("worker", tag).register(r);
+            FunctionCounter.builder("siteflow.agent.worker.interface.drops", source,
+                    s -> s.workerStats().get(w).droppedInterface()).tag("worker", tag).register(r);
+            FunctionCounter.builder("siteflow.agent.worker.handoff.drops", c, x -> x.agentDrops(w))
+                    .tag("worker", tag).register(r);
+        }
     }
 
     /** The registry, for more meters (publishers) and tests. */

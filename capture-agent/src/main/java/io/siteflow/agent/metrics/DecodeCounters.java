@@ -23,6 +23,29 @@ public final class DecodeCounters {
     private long kept;
     private long wireBytes;
 
+    /** A new set of counters holding the sum of {@code parts} (the workers' counters of one capture). */
+    public static DecodeCounters sum(List<DecodeCounters> parts) {
+        DecodeCounters sum = new DecodeCounters();
+        for (DecodeCounters p : parts) {
+            for (int i = 0; i < sum.byStatus.length; i++) {
+                sum.byStatus[i] += p.byStatus[i];
+            }
+            for (int i = 0; i < sum.byReason.length; i++) {
+                sum.byReason[i] += p.byReason[i];
+            }
+            for (int lt : p.unsupportedLinkTypes()) {
+                if (!sum.unsupportedSeen.get(lt & 0xFFFF)) {
+                    sum.unsupportedSeen.set(lt & 0xFFFF);
+                    sum.unsupported.add(lt);
+                }
+            }
+            sum.filteredOut += p.filteredOut;
+            sum.kept += p.kept;
+            sum.wireBytes += p.wireBytes;
+        }
+        return sum;
+    }
+
     /** Counts one packet's decode result; returns true the first time an unsupported link type is seen. */
     public boolean count(DecodeStatus status, MalformedReason reason, int linkType, int wireLen) {
         byStatus[status.ordinal()]++;

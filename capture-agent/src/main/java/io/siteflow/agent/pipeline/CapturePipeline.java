@@ -22,19 +22,28 @@ public final class CapturePipeline implements PacketHandler {
     private final RemoteSiteFilter filter;
     private final FlowTable table;
     private final TextReport report;
+    private final boolean sharedReport;
     private final IntConsumer onUnsupportedLinkType;
+
+    /** A pipeline that alone offers to {@code report}. */
+    public CapturePipeline(RemoteSiteFilter filter, FlowTable table, TextReport report,
+            IntConsumer onUnsupportedLinkType) {
+        this(filter, table, report, false, onUnsupportedLinkType);
+    }
 
     /**
      * @param filter                the {@code -F} filter
      * @param table                 where kept packets go
      * @param report                the text report, or null
+     * @param sharedReport          true when other threads offer to the same report (it is then locked)
      * @param onUnsupportedLinkType told once per unsupported link type met
      */
-    public CapturePipeline(RemoteSiteFilter filter, FlowTable table, TextReport report,
+    public CapturePipeline(RemoteSiteFilter filter, FlowTable table, TextReport report, boolean sharedReport,
             IntConsumer onUnsupportedLinkType) {
         this.filter = filter;
         this.table = table;
         this.report = report;
+        this.sharedReport = sharedReport;
         this.onUnsupportedLinkType = onUnsupportedLinkType;
     }
 
@@ -56,6 +65,16 @@ public final class CapturePipeline implements PacketHandler {
         counters.kept();
         table.offer(packet, ts, wireLen, data);
         if (report != null) {
+            offerToReport(ts);
+        }
+    }
+
+    private void offerToReport(long ts) {
+        if (sharedReport) {
+            synchronized (report) {
+                report.offer(packet, ts);
+            }
+        } else {
             report.offer(packet, ts);
         }
     }

@@ -8,6 +8,8 @@ import io.siteflow.agent.decode.MalformedReason;
 import io.siteflow.agent.metrics.DecodeCounters;
 import io.siteflow.agent.publish.kafka.PublishStats;
 import io.siteflow.model.wire.Heartbeat;
+import io.siteflow.agent.metrics.CaptureReadings;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class HeartbeatsTest {
@@ -21,8 +23,52 @@ class HeartbeatsTest {
         PublishStats publish = new PublishStats(120, 117, 10, 7, 2, 0, 3, 4096, 0, false);
 
         Heartbeat h = Heartbeats.heartbeat("wls3", "ens3", 1_700_000_000_000L, new CaptureStats(1000, 4, 1),
-                counters, publish);
+                counters, publish, List.of());
 
         assertThat(h).isEqualTo(new Heartbeat("wls3", "ens3", 1_700_000_000_000L, 1000, 4, 1, 1, 117, 3, 2));
+    }
+
+    @Test
+    void carriesEachWorkersPacketsAndDropsOnlyWhenThereAreSeveral() {
+        CaptureReadings readings = new CaptureReadings() {
+            @Override
+            public DecodeCounters counters() {
+                return new DecodeCounters();
+            }
+
+            @Override
+            public int workers() {
+                return 2;
+            }
+
+            @Override
+            public long activeFlows() {
+                return 0;
+            }
+
+            @Override
+            public long flowsCreated() {
+                return 0;
+            }
+
+            @Override
+            public long evictions() {
+                return 0;
+            }
+
+            @Override
+            public long agentDrops() {
+                return 9;
+            }
+
+            @Override
+            public long agentDrops(int worker) {
+                return worker == 0 ? 2 : 7;
+            }
+        };
+
+        assertThat(Heartbeats.workers(List.of(new CaptureStats(600, 2, 1), new CaptureStats(400, 3, 0)), readings))
+                .containsExactly(new Heartbeat.Worker(600, 2, 1, 2), new Heartbeat.Worker(400, 3, 0, 7));
+        assertThat(Heartbeats.workers(List.of(new CaptureStats(600, 2, 1)), readings)).isEmpty();
     }
 }

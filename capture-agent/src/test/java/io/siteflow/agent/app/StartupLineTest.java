@@ -31,7 +31,7 @@ class StartupLineTest {
         assertThat(line).isEqualTo("capture: iface=ens3 remote=[10.1.0.0/16] agent=wls3 bootstrap=kafka1:9092"
                 + " kafka.linger.ms=5 kafka.sasl.jaas.config=**** kafka.sasl.oauthbearer.assertion.file.token=****"
                 + " kafka.sasl.oauthbearer.client.credentials.client.secret=**** kafka.ssl.keystore.password=****"
-                + " snaplen=256 buffer=67108864 active=10s idle=30s maxFlows=262144");
+                + " snaplen=256 buffer=67108864 active=10s idle=30s maxFlows=262144 workers=1");
     }
 
     @Test
@@ -42,7 +42,7 @@ class StartupLineTest {
 
         assertThat(command.options().toString()).isEqualTo("CaptureOptions[iface=ens3 remote=[] agent=wls3"
                 + " bootstrap=kafka1:9092 kafka.ssl.key.password=**** snaplen=256 buffer=67108864 active=10s idle=30s"
-                + " maxFlows=262144]");
+                + " maxFlows=262144 workers=1]");
     }
 
     @Test
@@ -69,6 +69,6 @@ class StartupLineTest {
     @Test
     void saysWhenTheServerNameIsLeftOut() {
         assertThat(startupLine("-r", "c.pcap", "--agent", "wls3", "--no-sni")).isEqualTo("capture: file=c.pcap"
-                + " remote=[] agent=wls3 snaplen=256 buffer=67108864 active=10s idle=30s maxFlows=262144 sni=off");
+                + " remote=[] agent=wls3 snaplen=256 buffer=67108864 active=10s idle=30s maxFlows=262144 workers=1 sni=off");
     }
 }

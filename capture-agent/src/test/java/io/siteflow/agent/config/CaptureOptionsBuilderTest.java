@@ -19,7 +19,7 @@ class CaptureOptionsBuilderTest {
         assertThat(o).isEqualTo(new CaptureOptions(null, Path.of("c.pcap"), List.of(), "a", null, Map.of(), null, true,
                 null, 10, false, 256, 64 << 20, null, "127.0.0.1", Duration.ofSeconds(10), Duration.ofSeconds(30),
                 262_144, Path.of(System.getProperty("user.home"), ".local", "state", "siteflow", "spool", "a"),
-                1024L << 20, false, false, true, ReportOrder.TEN_SECONDS, false));
+                1024L << 20, false, false, true, ReportOrder.TEN_SECONDS, false, 1));
     }
 
     @Test
@@ -36,6 +36,18 @@ class CaptureOptionsBuilderTest {
                 .extracting(Object::toString).containsExactly("fd00:1::/64");
         assertThatThrownBy(() -> CaptureOptions.builder().iface("eth0").remoteCidr6("10.1.0.0/16").build())
                 .hasMessage("-G 10.1.0.0/16: not an IPv6 network (IPv4 networks go with -F)");
+    }
+
+    @Test
+    void rejectsWorkersOutOfRangeOrForAFile() {
+        assertThatThrownBy(() -> CaptureOptions.builder().iface("eth0").workers(0).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--workers 0: must be 1-64");
+        assertThatThrownBy(() -> CaptureOptions.builder().iface("eth0").workers(65).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--workers 65: must be 1-64");
+        assertThatThrownBy(() -> CaptureOptions.builder().file(Path.of("c.pcap")).workers(2).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--workers 2 needs -i IFACE (a file is read by one thread)");
+        assertThat(CaptureOptions.builder().iface("eth0").workers(4).build().workers()).isEqualTo(4);
     }
 
     @Test

@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Test sink that keeps every record. */
-final class CollectingSink implements FlowSink {
-    final List<FlowRecord> records = new ArrayList<>();
+public final class CollectingSink implements FlowSink {
+    public final List<FlowRecord> records = new ArrayList<>();
 
     @Override
     public void accept(FlowRecord r) {

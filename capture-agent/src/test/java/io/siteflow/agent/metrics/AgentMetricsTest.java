@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 /** {@code --metrics-port}: the agent's counters in Prometheus text on loopback. */
 class AgentMetricsTest {
 
-    private static final class FixedSource implements PacketSource {
+    private static class FixedSource implements PacketSource {
         @Override
         public void run(PacketHandler handler) {
         }
@@ -49,6 +49,62 @@ class AgentMetricsTest {
 
         @Override
         public void close() {
+        }
+    }
+
+    /** Two workers: 3 + 5 packets received, 7 + 2 dropped by the kernel, 1 + 0 by the interface. */
+    private static final class TwoWorkerSource extends FixedSource {
+        @Override
+        public int workers() {
+            return 2;
+        }
+
+        @Override
+        public List<CaptureStats> workerStats() {
+            return List.of(new CaptureStats(3, 7, 1), new CaptureStats(5, 2, 0));
+        }
+
+        @Override
+        public CaptureStats stats() {
+            return new CaptureStats(8, 9, 1);
+        }
+    }
+
+    /** The readings of one decoder and flow table, with fixed agent drops per worker. */
+    private record Readings(CapturePipeline pipeline, FlowTable table, long... drops) implements CaptureReadings {
+        @Override
+        public DecodeCounters counters() {
+            return pipeline.counters();
+        }
+
+        @Override
+        public int workers() {
+            return drops.length;
+        }
+
+        @Override
+        public long activeFlows() {
+            return table.size();
+        }
+
+        @Override
+        public long flowsCreated() {
+            return table.flowsCreated();
+        }
+
+        @Override
+        public long evictions() {
+            return table.evictions();
+        }
+
+        @Override
+        public long agentDrops() {
+            return java.util.Arrays.stream(drops).sum();
+        }
+
+        @Override
+        public long agentDrops(int worker) {
+            return drops[worker];
         }
     }
 
@@ -74,7 +130,7 @@ class AgentMetricsTest {
         pipeline.onPacket(1_000_000_000L, 1, local, 0, local.length, local.length);
         pipeline.onPacket(1_000_000_000L, 1, new byte[5], 0, 5, 5);
 
-        try (AgentMetrics m = AgentMetrics.start(0, null, pipeline.counters(), table, new FixedSource(), () -> 4)) {
+        try (AgentMetrics m = AgentMetrics.start(0, null, new Readings(pipeline, table, 4), new FixedSource())) {
             HttpResponse<String> r = HttpClient.newHttpClient().send(
                     HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.port() + "/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString());
@@ -88,7 +144,29 @@ class AgentMetricsTest {
                     .contains("siteflow_agent_kernel_drops_total 7.0")
                     .contains("siteflow_agent_interface_drops_total 1.0")
                     .contains("siteflow_agent_handoff_drops_total 4.0")
-                    .contains("siteflow_agent_flows_active 1.0");
+                    .contains("siteflow_agent_flows_active 1.0")
+                    .contains("siteflow_agent_worker_kernel_drops_total{worker=\"0\"} 7.0")
+                    .doesNotContain("worker=\"1\"");
+        }
+    }
+
+    @Test
+    void givesEachWorkersReceivedAndDroppedPacketsBesideTheTotals() {
+        FlowTable table = new FlowTable(FlowTableConfig.DEFAULTS, new RecordFactory("a", "eth0", "r"), NO_SINK,
+                L7Tracker.NONE);
+        CapturePipeline pipeline = new CapturePipeline(new RemoteSiteFilter(List.of()), table, null, lt -> { });
+
+        try (AgentMetrics m = AgentMetrics.start(null, null, new Readings(pipeline, table, 6, 11), new TwoWorkerSource())) {
+            assertThat(m.scrape()).contains("siteflow_agent_kernel_drops_total 9.0")
+                    .contains("siteflow_agent_handoff_drops_total 17.0")
+                    .contains("siteflow_agent_worker_received_total{worker=\"0\"} 3.0")
+                    .contains("siteflow_agent_worker_received_total{worker=\"1\"} 5.0")
+                    .contains("siteflow_agent_worker_kernel_drops_total{worker=\"0\"} 7.0")
+                    .contains("siteflow_agent_worker_kernel_drops_total{worker=\"1\"} 2.0")
+                    .contains("siteflow_agent_worker_interface_drops_total{worker=\"0\"} 1.0")
+                    .contains("siteflow_agent_worker_interface_drops_total{worker=\"1\"} 0.0")
+                    .contains("siteflow_agent_worker_handoff_drops_total{worker=\"0\"} 6.0")
+                    .contains("siteflow_agent_worker_handoff_drops_total{worker=\"1\"} 11.0");
         }
     }
 
@@ -99,7 +177,7 @@ class AgentMetricsTest {
         CapturePipeline pipeline = new CapturePipeline(new RemoteSiteFilter(List.of()), table, null, lt -> { });
         HttpClient http = HttpClient.newHttpClient();
 
-        try (AgentMetrics m = AgentMetrics.start(0, "127.0.0.2", pipeline.counters(), table, new FixedSource(), () -> 0)) {
+        try (AgentMetrics m = AgentMetrics.start(0, "127.0.0.2", new Readings(pipeline, table, 0), new FixedSource())) {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.2:" + m.port()
                     + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
 

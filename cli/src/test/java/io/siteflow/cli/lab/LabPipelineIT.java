@@ -37,8 +37,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The live end-to-end run of the traffic lab: two sites in network namespaces, 6.5 ms apart through the
@@ -46,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
  * inside the router's namespace (its own loopback), so nothing leaves the namespaces the test made. With a 93%
  * DB mix for wls3 and 80% for wls4 the API says PASS and FAIL, with per-category bytes within 1% of the
  * lab's ground truth; in the same run {@code iftop -t -s N -F} on the same interface gives cumulative
- * per-pair totals that agree with the agent's within iftop's rounding.
+ * per-pair totals that agree with the agent's within iftop's rounding. Run with one capture worker and with
+ * {@code --workers 2} (a PACKET_FANOUT group): the same numbers either way.
  */
 class LabPipelineIT {
     private static final int RUN_SECONDS = 10;
@@ -56,8 +58,9 @@ class LabPipelineIT {
     @TempDir
     Path dir;
 
-    @Test
-    void verdictsFromTheLiveLabMatchItsGroundTruthAndIftop() throws Exception {
+    @ParameterizedTest(name = "--workers {0}")
+    @ValueSource(ints = {1, 2})
+    void verdictsFromTheLiveLabMatchItsGroundTruthAndIftop(int workers) throws Exception {
         Path root = Path.of(System.getProperty("siteflow.root", "../..")).toAbsolutePath().normalize();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         int port = freePort();
@@ -75,7 +78,7 @@ class LabPipelineIT {
 
             Path json = dir.resolve("flows.jsonl");
             StringWriter agentErr = new StringWriter();
-            AgentRunner agent = new AgentRunner(agentOptions(lab.agentInterface(), broker.bootstrap(), json),
+            AgentRunner agent = new AgentRunner(agentOptions(lab.agentInterface(), broker.bootstrap(), json, workers),
                     new PrintWriter(new StringWriter(), true), new PrintWriter(agentErr, true));
             Future<Integer> capturing = pool.submit(() -> Netns.call(lab.routerNamespace(), agent::run));
             Path iftopOut = dir.resolve("iftop.txt");
@@ -161,10 +164,10 @@ class LabPipelineIT {
         return Netns.call(lab.routerNamespace(), task);
     }
 
-    private static CaptureOptions agentOptions(String iface, String bootstrap, Path json) {
+    private static CaptureOptions agentOptions(String iface, String bootstrap, Path json, int workers) {
         return CaptureOptions.builder().iface(iface).remoteCidr(LabTopology.CIDR_R1).agent("region2-edge")
                 .bootstrap(bootstrap).json(json.toString()).spoolDir(json.resolveSibling("spool")).spoolMaxMb(64)
-                .build();
+                .workers(workers).build();
     }
 
     private static Map<String, long[]> pairs(List<String> lines) throws Exception {

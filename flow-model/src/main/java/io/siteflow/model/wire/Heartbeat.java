@@ -7,7 +7,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -20,7 +22,10 @@ import java.util.Optional;
  * <p>JSON, fields in component order:
  * {@code {"agent":"wls3","iface":"ens3","time":1764000000000,"received":1000,"droppedKernel":2,"droppedInterface":1,
  * "decodeErrors":3,"recordsSent":40,"spooled":5,"dropped":0}}. Counters are totals since the agent started, except
- * {@code spooled}, which is what waits in the spool when the heartbeat is written.
+ * {@code spooled}, which is what waits in the spool when the heartbeat is written. An agent capturing with several
+ * workers ({@code --workers N}) adds each one's packet counters, in worker order:
+ * {@code "workers":[{"received":600,"droppedKernel":2,"droppedInterface":1,"droppedAgent":0},{...}]}; with one
+ * worker the field is left out.
  *
  * @param agent            agent id, never null
  * @param iface            interface or capture file, never null (empty when a reader found none)
@@ -34,14 +39,34 @@ import java.util.Optional;
  * @param spooled          flow records waiting in the agent's disk spool now (not a total: it falls back to 0 once
  *                         the spool has been replayed)
  * @param dropped          flow records lost: hand-off queue or spool full
+ * @param workers          each capture worker's packet counters (they add up to the totals), empty with one worker
  */
 public record Heartbeat(String agent, String iface, long time, long received, long droppedKernel,
-        long droppedInterface, long decodeErrors, long recordsSent, long spooled, long dropped) {
+        long droppedInterface, long decodeErrors, long recordsSent, long spooled, long dropped, List<Worker> workers) {
     private static final JsonFactory FACTORY = new JsonFactory();
+
+    /**
+     * One capture worker's packet counters, totals since the agent started.
+     *
+     * @param received         packets this worker's socket received
+     * @param droppedKernel    packets the kernel dropped from this worker's ring
+     * @param droppedInterface packets the interface dropped, as this worker's socket counts them
+     * @param droppedAgent     packets this worker's hand-off queue dropped (aggregation fell behind)
+     */
+    public record Worker(long received, long droppedKernel, long droppedInterface, long droppedAgent) {
+    }
 
     public Heartbeat {
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(iface, "iface");
+        workers = List.copyOf(workers);
+    }
+
+    /** A heartbeat of an agent with one capture worker (no {@code workers} field). */
+    public Heartbeat(String agent, String iface, long time, long received, long droppedKernel, long droppedInterface,
+            long decodeErrors, long recordsSent, long spooled, long dropped) {
+        this(agent, iface, time, received, droppedKernel, droppedInterface, decodeErrors, recordsSent, spooled,
+                dropped, List.of());
     }
 
     /** This heartbeat as UTF-8 JSON, fields in component order, no line break. */
@@ -59,6 +84,18 @@ public record Heartbeat(String agent, String iface, long time, long received, lo
             g.writeNumberField("recordsSent", recordsSent);
             g.writeNumberField("spooled", spooled);
             g.writeNumberField("dropped", dropped);
+            if (!workers.isEmpty()) {
+                g.writeArrayFieldStart("workers");
+                for (Worker w : workers) {
+                    g.writeStartObject();
+                    g.writeNumberField("received", w.received());
+                    g.writeNumberField("droppedKernel", w.droppedKernel());
+                    g.writeNumberField("droppedInterface", w.droppedInterface());
+                    g.writeNumberField("droppedAgent", w.droppedAgent());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            }
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -78,21 +115,12 @@ public record Heartbeat(String agent, String iface, long time, long received, lo
             return Optional.empty();
         }
         Map<String, Object> f = new HashMap<>();
+        List<Worker> workers = new ArrayList<>();
         try (JsonParser p = FACTORY.createParser(json)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return Optional.empty();
             }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                JsonToken t = p.nextToken();
-                if (t == JsonToken.VALUE_STRING) {
-                    f.put(name, p.getText());
-                } else if (t == JsonToken.VALUE_NUMBER_INT) {
-                    f.put(name, p.getLongValue());
-                } else {
-                    p.skipChildren();
-                }
-            }
+            readFields(p, f, workers);
         } catch (IOException e) {
             return Optional.empty();
         }
@@ -101,7 +129,33 @@ public record Heartbeat(String agent, String iface, long time, long received, lo
         }
         return Optional.of(new Heartbeat(agent, f.get("iface") instanceof String s ? s : "", num(f, "time"),
                 num(f, "received"), num(f, "droppedKernel"), num(f, "droppedInterface"), num(f, "decodeErrors"),
-                num(f, "recordsSent"), num(f, "spooled"), num(f, "dropped")));
+                num(f, "recordsSent"), num(f, "spooled"), num(f, "dropped"), workers));
+    }
+
+    /** Reads an object's fields after its START_OBJECT: strings and integers into {@code f}, a "workers" array. */
+    private static void readFields(JsonParser p, Map<String, Object> f, List<Worker> workers) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken t = p.nextToken();
+            if (t == JsonToken.VALUE_STRING) {
+                f.put(name, p.getText());
+            } else if (t == JsonToken.VALUE_NUMBER_INT) {
+                f.put(name, p.getLongValue());
+            } else if (t == JsonToken.START_ARRAY && name.equals("workers") && workers != null) {
+                for (JsonToken e = p.nextToken(); e != null && e != JsonToken.END_ARRAY; e = p.nextToken()) {
+                    if (e != JsonToken.START_OBJECT) {
+                        p.skipChildren();
+                        continue;
+                    }
+                    Map<String, Object> w = new HashMap<>();
+                    readFields(p, w, null);
+                    workers.add(new Worker(num(w, "received"), num(w, "droppedKernel"), num(w, "droppedInterface"),
+                            num(w, "droppedAgent")));
+                }
+            } else {
+                p.skipChildren();
+            }
+        }
     }
 
     private static long num(Map<String, Object> f, String key) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.siteflow.model.Fixtures;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,6 +31,25 @@ class HeartbeatTest {
                 Long.MAX_VALUE);
 
         assertThat(Heartbeat.parse(json(h))).contains(h);
+    }
+
+    @Test
+    void writesAndReadsEachWorkersCountersOfAFanOutCapture() {
+        Heartbeat h = new Heartbeat("edge-a", "ens4", 1_764_000_000_000L, 1_000, 5, 1, 0, 40, 0, 0,
+                List.of(new Heartbeat.Worker(600, 2, 1, 0), new Heartbeat.Worker(400, 3, 0, 7)));
+
+        assertThat(json(h)).isEqualTo("{\"agent\":\"edge-a\",\"iface\":\"ens4\",\"time\":1764000000000,"
+                + "\"received\":1000,\"droppedKernel\":5,\"droppedInterface\":1,\"decodeErrors\":0,"
+                + "\"recordsSent\":40,\"spooled\":0,\"dropped\":0,\"workers\":[{\"received\":600,"
+                + "\"droppedKernel\":2,\"droppedInterface\":1,\"droppedAgent\":0},{\"received\":400,"
+                + "\"droppedKernel\":3,\"droppedInterface\":0,\"droppedAgent\":7}]}");
+        assertThat(Heartbeat.parse(json(h))).contains(h);
+    }
+
+    @Test
+    void skipsWorkersThatAreNoObjectsAndReadsTheFieldsAfterThem() {
+        assertThat(Heartbeat.parse("{\"agent\":\"a\",\"workers\":[1,[2],{\"received\":5}],\"received\":9}"))
+                .contains(new Heartbeat("a", "", 0, 9, 0, 0, 0, 0, 0, 0, List.of(new Heartbeat.Worker(5, 0, 0, 0))));
     }
 
     @Test

@@ -134,9 +134,9 @@ class LiveCaptureIT {
     void stopReturnsPromptlyOnAnIdleInterface() throws Exception {
         try (NetnsLab lab = NetnsLab.create();
              CaptureRun live = CaptureRun.start(openInA(lab, LiveCapture.builder(NetnsLab.IF_A).timeoutMillis(1000)))) {
-            await("capture thread blocked in pcap_dispatch").atMost(Duration.ofSeconds(10))
+            await("capture thread blocked in pcap_next_ex").atMost(Duration.ofSeconds(10))
                     .until(() -> Arrays.stream(live.thread().getStackTrace())
-                            .anyMatch(f -> f.getMethodName().equals("pcap_dispatch")));
+                            .anyMatch(f -> f.getMethodName().equals("pcap_next_ex")));
             long t0 = System.nanoTime();
             assertThat(live.stop()).isEmpty();
             assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(1));

@@ -6,43 +6,52 @@ import io.siteflow.agent.capture.PacketHandler;
 import io.siteflow.agent.capture.PacketSource;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import org.pcap4j.core.NotOpenException;
 import org.pcap4j.core.PcapHandle;
 import org.pcap4j.core.PcapNativeException;
 import org.pcap4j.core.PcapStat;
 
 /**
- * Live capture on one network interface through pcap4j (libpcap, TPACKET_V3 on Linux).
+ * Live capture on one network interface through libpcap (TPACKET_V3 on Linux): opened, filtered, counted and
+ * closed through pcap4j, read with {@code pcap_next_ex} by JNA direct mapping ({@link PcapNext}).
  *
  * <p>{@link Builder#build()} opens the interface (and sets the BPF filter), so a bad interface name, a
  * missing capability or a bad filter fails there, before {@link #run}. {@link #run} then calls
- * {@code pcap_dispatch} on the caller's thread and hands every packet to the handler on that thread, with
+ * {@code pcap_next_ex} on the caller's thread and hands every packet to the handler on that thread (the bytes
+ * in an array reused for the next packet), with
  * nanosecond timestamps, the interface's link type, the captured bytes (at most the snaplen; offset 0)
  * and the wire length.
  *
  * <p>Threads: {@link #run} on one thread, once; {@link #stop()}, {@link #stats()}, {@link #name()} and
  * {@link #close()} from any thread. {@code stop()} calls {@code pcap_breakloop}, the only way a blocking
- * dispatch on an idle interface returns. {@code stats()} returns counters refreshed by the capture thread
- * between dispatch calls (at most every {@value #STATS_REFRESH_MILLIS} ms) and once more when {@code run}
+ * read on an idle interface returns. {@code stats()} returns counters refreshed by the capture thread
+ * while capturing (at most every {@value #STATS_REFRESH_MILLIS} ms) and once more when {@code run}
  * returns, so the values after {@code run} are final; libpcap is never asked from two threads at once.
  * A handler that throws ends {@code run}, which rethrows the handler's exception unchanged.
  */
 public final class LiveCapture implements PacketSource {
     /** Least time between two reads of the kernel counters while capturing. */
     static final int STATS_REFRESH_MILLIS = 100;
+    /** Mask of the packet count at which the kernel counters may be refreshed while packets flow. */
+    private static final long STATS_EVERY_PACKETS = 1023;
 
     private final String iface;
     private final PcapHandle handle;
     private final int linkType;
+    private final int snaplen;
+    /** Held by {@link #run} while it is in libpcap: {@link #close} waits for it. */
+    private final ReentrantLock running = new ReentrantLock();
     private volatile boolean stopRequested;
     private final AtomicLong delivered = new AtomicLong();
     private volatile long droppedKernel;
     private volatile long droppedInterface;
     private long lastStatsNanos;
 
-    private LiveCapture(String iface, PcapHandle handle) {
+    private LiveCapture(String iface, PcapHandle handle, int snaplen) {
         this.iface = iface;
         this.handle = handle;
+        this.snaplen = snaplen;
         this.linkType = handle.getDlt().value() & 0xFFFF;
     }
 
@@ -51,25 +60,41 @@ public final class LiveCapture implements PacketSource {
         return new Builder(iface);
     }
 
+    /** The pcap4j handle, for joining a fan-out group ({@link FanoutCapture}). */
+    PcapHandle handle() {
+        return handle;
+    }
+
     @Override
     public void run(PacketHandler handler) throws CaptureFailure {
         Objects.requireNonNull(handler, "handler");
-        DispatchListener listener = new DispatchListener(handle, linkType, handler, delivered, this::stop);
+        running.lock();
         try {
-            while (!stopRequested && listener.failure() == null) {
-                handle.dispatch(-1, listener);
-                refreshStats(false);
+            if (!handle.isOpen()) {
+                return;
             }
-        } catch (InterruptedException e) {
-            // pcap_breakloop: stop() was called (or the handler failed); not a thread interrupt
-        } catch (NotOpenException e) {
-            // close() ran while capturing: treat as stop
-        } catch (PcapNativeException e) {
-            throw new CaptureFailure(iface + ": capture failed: " + OpenErrors.libpcapMessage(e), e);
+            PcapNext reader = new PcapNext(handle, snaplen);
+            long count = delivered.get();
+            while (!stopRequested) {
+                int rc = reader.next();
+                if (rc == PcapNext.PACKET) {
+                    delivered.lazySet(++count);
+                    handler.onPacket(reader.nanos(), linkType, reader.data(), 0, reader.capLen(), reader.wireLen());
+                    if ((count & STATS_EVERY_PACKETS) == 0) {
+                        refreshStats(false);
+                    }
+                } else if (rc == PcapNext.TIMEOUT) {
+                    refreshStats(false);
+                } else if (rc == PcapNext.BROKEN) {
+                    break;
+                } else {
+                    throw new CaptureFailure(iface + ": capture failed: " + reader.error());
+                }
+            }
         } finally {
             refreshStats(true);
+            running.unlock();
         }
-        rethrow(listener.failure());
     }
 
     @Override
@@ -96,8 +121,13 @@ public final class LiveCapture implements PacketSource {
     @Override
     public void close() {
         stop();
-        if (handle.isOpen()) {
-            handle.close();
+        running.lock();
+        try {
+            if (handle.isOpen()) {
+                handle.close();
+            }
+        } finally {
+            running.unlock();
         }
     }
 
@@ -113,15 +143,6 @@ public final class LiveCapture implements PacketSource {
             droppedInterface = s.getNumPacketsDroppedByIf();
         } catch (PcapNativeException | NotOpenException e) {
             // keep the last values: counters of a closed or failing handle cannot be read
-        }
-    }
-
-    private static void rethrow(Throwable failure) {
-        if (failure instanceof RuntimeException r) {
-            throw r;
-        }
-        if (failure instanceof Error err) {
-            throw err;
         }
     }
 
@@ -180,7 +201,7 @@ public final class LiveCapture implements PacketSource {
          */
         public LiveCapture build() throws CaptureFailure {
             LiveCaptureSettings s = settings.freeze();
-            return new LiveCapture(s.iface(), PcapOpener.open(s));
+            return new LiveCapture(s.iface(), PcapOpener.open(s), s.snaplen());
         }
     }
 }
