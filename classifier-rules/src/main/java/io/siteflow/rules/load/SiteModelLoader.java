@@ -24,8 +24,8 @@ import java.util.Optional;
  * path; the model is only built when there is no error. Stateless and thread-safe.
  */
 public final class SiteModelLoader {
-    static final List<String> TOP_KEYS = List.of("threshold", "minCrossBytes", "defaults", "sites", "hosts",
-            "rules", "audit");
+    static final List<String> TOP_KEYS = List.of("threshold", "minCrossBytes", "dbCallBudget", "defaults", "sites",
+            "hosts", "rules", "audit");
 
     private SiteModelLoader() {
     }
@@ -51,6 +51,9 @@ public final class SiteModelLoader {
         Map<String, Reading.At> f = top.get();
         BigDecimal threshold = opt(f, "threshold").map(a -> threshold(reading, a)).orElse(SiteModel.DEFAULT_THRESHOLD);
         long minCross = opt(f, "minCrossBytes").map(a -> minCross(reading, a)).orElse(SiteModel.DEFAULT_MIN_CROSS_BYTES);
+        Optional<BigDecimal> budget = opt(f, "dbCallBudget").flatMap(a -> reading.mapping(a, List.of("networkShare"),
+                List.of("networkShare"))).filter(m -> m.containsKey("networkShare"))
+                .map(m -> threshold(reading, m.get("networkShare")));
         DefaultRules defaults = opt(f, "defaults").map(a -> defaults(reading, a)).orElse(DefaultRules.FMW);
         List<Site> sites = opt(f, "sites").map(a -> new SiteReader(reading).read(a)).orElse(List.of());
         HostReader hostReader = new HostReader(reading, sites);
@@ -69,10 +72,11 @@ public final class SiteModelLoader {
         if (all.stream().anyMatch(Diagnostic::isError)) {
             return new LoadResult(Optional.empty(), all);
         }
-        String version = CanonicalForm.version(
-                CanonicalForm.text(threshold, minCross, defaults, sites, hosts, rules, audit));
+        String version = CanonicalForm.version(CanonicalForm.text(threshold, minCross, defaults, sites, hosts, rules,
+                audit) + budget.map(b -> "dbCallBudget networkShare " + b.stripTrailingZeros().toPlainString() + "\n")
+                .orElse(""));
         return new LoadResult(Optional.of(new SiteModel(threshold, minCross, defaults, sites, hosts, rules, audit,
-                version)), all);
+                version, budget)), all);
     }
 
     private static Optional<Reading.At> opt(Map<String, Reading.At> f, String key) {

@@ -3,10 +3,12 @@ package io.siteflow.processor.topology;
 import io.siteflow.processor.topology.store.KeyTexts;
 import io.siteflow.processor.topology.store.WriteBehind;
 import io.siteflow.rules.model.Category;
+import io.siteflow.rules.verdict.DbCallSummary;
 import io.siteflow.rules.verdict.Outcome;
 import io.siteflow.rules.verdict.RttSummary;
 import io.siteflow.rules.verdict.SitePairRtt;
 import io.siteflow.rules.verdict.Verdict;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -15,7 +17,9 @@ import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * The alert rules: a FAIL window verdict ({@code FAIL}, key = server); a window whose RTT median between the
- * server's site and the remote site is above Oracle's 10 ms limit ({@code RTT}, key = {@code site|remoteSite});
+ * server's site and the remote site is above Oracle's 10 ms limit ({@code RTT}, key = {@code site|remoteSite}); a
+ * window whose DB calls spend more of their median on the RTT than the site model's {@code dbCallBudget} allows
+ * ({@code DB_CALLS}, key = server);
  * a cross-site (category, peer, port) of a server first seen after the baseline period ({@code NEW_PEER},
  * key = server). The baseline runs for the configured event time from the first record this task processed
  * (its start is kept in the meta store, so a restart does not start a new baseline); the port is the
@@ -64,8 +68,11 @@ final class AlertRules {
                 + category.name() + " with " + peer + " port " + port + ", not seen in the baseline")));
     }
 
-    /** FAIL and RTT alerts of a closed-window verdict, at the window end. */
-    List<Alert> window(Verdict v) {
+    /**
+     * FAIL, RTT and DB_CALLS alerts of a closed-window verdict, at the window end; DB_CALLS when the site model's
+     * {@code dbCallBudget.networkShare} is set and the verdict's {@code dbCalls.networkShare} is above it.
+     */
+    List<Alert> window(Verdict v, Optional<BigDecimal> dbCallBudget) {
         List<Alert> out = new ArrayList<>();
         long time = v.window().orElseThrow().end();
         if (v.verdict() == Outcome.FAIL) {
@@ -77,6 +84,13 @@ final class AlertRules {
             out.add(keep(new Alert("RTT", v.site() + "|" + v.remoteSite(), time, "RTT median " + rtt.p50()
                     + " us between " + v.site() + " and " + v.remoteSite() + " (seen by " + v.server()
                     + ") is above the 10 ms limit")));
+        }
+        DbCallSummary d = v.dbCalls();
+        if (dbCallBudget.isPresent() && d.exceeds(dbCallBudget.get())) {
+            out.add(keep(new Alert("DB_CALLS", v.server(), time, v.name() + " (" + v.server() + ") towards "
+                    + v.remoteSite() + ": the RTT (" + d.rttMicros() + " us) is " + d.networkShare().toPlainString()
+                    + " of the DB call median (" + d.p50() + " us), above the budget "
+                    + dbCallBudget.get().toPlainString())));
         }
         return out;
     }
