@@ -87,4 +87,21 @@ class DbCallAuditTest {
         assertThat(d.get("connections").get("max").asLong()).isEqualTo(CONNECTIONS);
         assertThat(d.get("networkShare").decimalValue().doubleValue()).isBetween(0.68, 0.69);
     }
+
+    @Test
+    void theStretchedClusterWithAChosenServiceTimeShowsCallsOfRttPlusServiceOnTheRemoteServer() throws Exception {
+        Path pcap = dir.resolve("stretched-service.pcap");
+        io.siteflow.synth.StretchedClusterScenario.builder().duration(java.time.Duration.ofSeconds(20))
+                .capturePoint(io.siteflow.synth.CapturePoint.host("wls3"))
+                .dbServiceTime(java.time.Duration.ofMillis(3)).build().write(pcap);
+
+        CommandRun run = CommandRun.of("audit", pcap.toString(), "--sites", sites.toString(), "--format", "json",
+                "--server", "10.2.0.20");
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        JsonNode d = JSON.readTree(run.out()).get("verdicts").get(0).get("dbCalls");
+        assertThat(d.get("calls").asLong()).isGreaterThan(100);
+        assertThat(Math.abs(d.get("callMicros").get("p50").asLong() - 9_500) / 9_500.0).isLessThanOrEqualTo(0.02);
+        assertThat(d.get("rttMicros").asLong()).isEqualTo(6_500);
+    }
 }
