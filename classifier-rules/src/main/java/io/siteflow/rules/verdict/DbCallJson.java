@@ -13,12 +13,17 @@ import java.util.Map;
  * rttMicros, networkShare, serviceMicros{p50}, connections{median,max}}. Written and read by this one class.
  * Thread-safe.
  */
-final class DbCallJson {
+public final class DbCallJson {
     private DbCallJson() {
     }
 
     static void write(DbCallSummary d, JsonGenerator g) throws IOException {
-        g.writeObjectFieldStart("dbCalls");
+        write("dbCalls", d, g);
+    }
+
+    /** Writes the object as the field {@code name} of the object the generator is in. */
+    public static void write(String name, DbCallSummary d, JsonGenerator g) throws IOException {
+        g.writeObjectFieldStart(name);
         g.writeNumberField("calls", d.calls());
         g.writeNumberField("callsPerSecond", d.callsPerSecond());
         g.writeObjectFieldStart("callMicros");

@@ -53,6 +53,11 @@ class AuditRenderingTest {
                 RTT per site pair (Oracle supports at most 10 ms):
                   region1 <-> region2: p50 6.500 ms, p95 6.700 ms, max 6.700 ms (2 samples)  within the 10 ms limit
 
+                DB calls to db1 (10.1.0.10, site region1): local 0 servers, remote 1 servers
+                  local: none timed
+                  remote: 300 (10.00/s), p50 9.497 ms, p95 9.497 ms, p99 9.497 ms; RTT 6.500 ms = 68.44% of p50, service 2.997 ms
+                  remote/local: call p50 x0.0000, connections per server x0.0000
+
                 windows: 1 verdicts (PASS 0, FAIL 1, INSUFFICIENT 0)
                 """.replace("VERSION", r.rules()));
     }
@@ -76,10 +81,10 @@ class AuditRenderingTest {
     }
 
     @Test
-    void rendersTheJsonReportWithItsFourParts() throws Exception {
+    void rendersTheJsonReportWithItsFiveParts() throws Exception {
         String json = AuditReportJson.toJson(report());
 
         assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(json).fieldNames())
-                .toIterable().containsExactly("capture", "verdicts", "windows", "sitePairs");
+                .toIterable().containsExactly("capture", "verdicts", "windows", "sitePairs", "dbSites");
     }
 }

@@ -83,4 +83,30 @@ class DbCallVerdictTest {
         assertThat(v.dbCalls().calls()).isZero();
         assertThat(v.dbCalls().connections()).isEqualTo(new DbConnectionSummary(1, 1));
     }
+
+    @Test
+    void comparesEachDatabasesLocalAndRemoteServersCallsAndConnectionsPerServer() throws Exception {
+        OfflineAudit audit = new OfflineAudit(OfflineAuditTest.model(OfflineAuditTest.YAML), OfflineAuditTest.M);
+        audit.accept(withCalls(tcp("10.1.0.11", 41000, "10.1.0.10", 1521, 1000, 1000, T0, T0 + 10_000, 300L,
+                "oracle-tns"), 50, 3_300));
+        for (int port = 40000; port < 40002; port++) {
+            audit.accept(withCalls(tcp("10.2.0.20", port, "10.1.0.10", 1521, 1000, 1000, T0, T0 + 10_000, 6500L,
+                    "oracle-tns"), 50, 9_500));
+        }
+        audit.accept(tcp("10.2.0.20", 40005, "10.1.0.11", 7001, 1000, 1000, T0, T0 + 10_000, 6500L, "t3"));
+
+        DbSiteComparison d = audit.report("test.pcap", 0, 0).dbSites().get(0);
+
+        assertThat(audit.report("test.pcap", 0, 0).dbSites()).hasSize(1);
+        assertThat(d.name()).isEqualTo("db1");
+        assertThat(d.localServers()).isEqualTo(1);
+        assertThat(d.remoteServers()).isEqualTo(1);
+        assertThat(d.local().calls()).isEqualTo(50);
+        assertThat(d.local().p50()).isEqualTo(3_325);
+        assertThat(d.local().rttMicros()).isEqualTo(300);
+        assertThat(d.remote().calls()).isEqualTo(100);
+        assertThat(d.remote().p50()).isEqualTo(9_497);
+        assertThat(d.callRatio()).isEqualByComparingTo(new BigDecimal("2.8562"));
+        assertThat(d.connectionRatio()).isEqualByComparingTo(new BigDecimal("2.0000"));
+    }
 }
