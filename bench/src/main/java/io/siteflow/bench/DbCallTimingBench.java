@@ -5,7 +5,6 @@ import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.agent.flow.RemoteSiteFilter;
 import io.siteflow.agent.pipeline.Pipeline;
-import io.siteflow.model.FlowRecord;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -51,16 +50,7 @@ public final class DbCallTimingBench {
 
     /** One pass; returns the packets read and puts the DB calls of the records in {@code calls[0]}. */
     private static long run(Path file, FlowTableConfig config, long[] calls) throws Exception {
-        FlowSink sink = new FlowSink() {
-            @Override
-            public void accept(FlowRecord r) {
-                calls[0] += r.dbCalls();
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        FlowSink sink = FlowSink.to(r -> calls[0] += r.dbCalls());
         try (CaptureFileReader reader = CaptureFileReader.open(file)) {
             Pipeline p = Pipeline.wire(file.getFileName().toString(),
                     new Pipeline.Settings("bench", "bench", config, new RemoteSiteFilter(List.of()), null), sink);

@@ -3,7 +3,6 @@ package io.siteflow.cli;
 import io.siteflow.agent.app.FileReplay;
 import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.agent.flow.FlowTableConfig;
-import io.siteflow.model.FlowRecord;
 import io.siteflow.model.cli.ExitCodes;
 import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.whatif.WhatIf;
@@ -61,16 +60,8 @@ public final class WhatIfCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        FileReplay.Result replay = FileReplay.run(capture, "whatif", FlowTableConfig.DEFAULTS, new FlowSink() {
-            @Override
-            public void accept(FlowRecord r) {
-                whatIf.accept(r);
-            }
-
-            @Override
-            public void close() {
-            }
-        });
+        FileReplay.Result replay = FileReplay.run(capture, "whatif", FlowTableConfig.DEFAULTS,
+                FlowSink.to(whatIf::accept));
         PrintWriter out = spec.commandLine().getOut();
         out.print(WhatIfText.render(whatIf.report()));
         out.flush();
