@@ -131,7 +131,7 @@ public final class AuditCommand implements Callable<Integer> {
             return r;
         }
         return new AuditReport(r.capture(), r.rules(), keep(r.verdicts(), server), keep(r.windows(), server),
-                r.sitePairs());
+                r.sitePairs(), r.dbSites());
     }
 
     private static List<Verdict> keep(List<Verdict> verdicts, String server) {

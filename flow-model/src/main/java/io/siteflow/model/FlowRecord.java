@@ -38,6 +38,13 @@ import java.util.Objects;
  * @param id          unique record id: agent run id + per-agent counter
  * @param dataRttMicros smallest round-trip time in microseconds measured in this record from data segments
  *                    and the ACKs that cover them (both halves, as seen at the capture point), or null
+ * @param dbCalls     DB calls whose first response segment fell in this record (0 on flows that are not
+ *                    {@code oracle-tns}, {@code postgresql} or {@code mysql}); a call is one run of initiator
+ *                    payload followed by a run of responder payload
+ * @param dbCallMicros sum of those calls' times in µs, each from the last request segment to the first response
+ *                    segment as seen at the capture point
+ * @param dbCallHistogram those calls' times over the fixed {@link CallHistogram} buckets, never null
+ *                    ({@link CallHistogram#EMPTY} without calls); its total is {@code dbCalls}
  */
 public record FlowRecord(
         int schema,
@@ -63,7 +70,10 @@ public record FlowRecord(
         String sni,
         boolean isFinal,
         String id,
-        Long dataRttMicros) {
+        Long dataRttMicros,
+        long dbCalls,
+        long dbCallMicros,
+        CallHistogram dbCallHistogram) {
 
     /** The schema version this class reads and writes. */
     public static final int SCHEMA = 1;
@@ -74,6 +84,17 @@ public record FlowRecord(
         Objects.requireNonNull(src, "src");
         Objects.requireNonNull(dst, "dst");
         Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(dbCallHistogram, "dbCallHistogram");
+    }
+
+    /** A record without DB calls. */
+    public FlowRecord(int schema, String agent, String iface, long start, long end, int proto, String src,
+            int srcPort, String dst, int dstPort, long bytes, long packets, long rbytes, long rpackets,
+            long frameBytes, long rframeBytes, int tcpFlags, int rtcpFlags, Long rttMicros, String l7, String sni,
+            boolean isFinal, String id, Long dataRttMicros) {
+        this(schema, agent, iface, start, end, proto, src, srcPort, dst, dstPort, bytes, packets, rbytes,
+                rpackets, frameBytes, rframeBytes, tcpFlags, rtcpFlags, rttMicros, l7, sni, isFinal, id,
+                dataRttMicros, 0, 0, CallHistogram.EMPTY);
     }
 
     /** A record without a data-segment RTT sample. */

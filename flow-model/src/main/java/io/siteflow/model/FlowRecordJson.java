@@ -71,6 +71,15 @@ public final class FlowRecordJson {
         if (r.sni() != null) {
             g.writeStringField("sni", r.sni());
         }
+        if (r.dbCalls() != 0) {
+            g.writeNumberField("dbCalls", r.dbCalls());
+            g.writeNumberField("dbCallMicros", r.dbCallMicros());
+            g.writeObjectFieldStart("dbCallHistogram");
+            for (var e : r.dbCallHistogram().toMap().entrySet()) {
+                g.writeNumberField(Integer.toString(e.getKey()), e.getValue());
+            }
+            g.writeEndObject();
+        }
         g.writeBooleanField("final", r.isFinal());
         g.writeEndObject();
     }
@@ -147,6 +156,9 @@ public final class FlowRecordJson {
         private String sni;
         private String id;
         private boolean isFinal;
+        private long dbCalls;
+        private long dbCallMicros;
+        private CallHistogram dbCallHistogram = CallHistogram.EMPTY;
 
         void set(String name, JsonToken t, JsonParser p) throws IOException, FlowRecordFormatException {
             switch (name) {
@@ -174,6 +186,9 @@ public final class FlowRecordJson {
                 case "sni" -> sni = t == JsonToken.VALUE_NULL ? null : text(name, t, p);
                 case "final" -> isFinal = bool(name, t);
                 case "id" -> id = text(name, t, p);
+                case "dbCalls" -> dbCalls = number(name, t, p, 0, Long.MAX_VALUE);
+                case "dbCallMicros" -> dbCallMicros = number(name, t, p, 0, Long.MAX_VALUE);
+                case "dbCallHistogram" -> dbCallHistogram = histogram(t, p);
                 default -> {
                     p.skipChildren();
                     return;
@@ -201,9 +216,38 @@ public final class FlowRecordJson {
                 throw new FlowRecordFormatException("schema " + schema + " is not supported (expected "
                         + FlowRecord.SCHEMA + ")");
             }
+            if (dbCallHistogram.total() != dbCalls) {
+                throw new FlowRecordFormatException("field \"dbCallHistogram\": " + dbCallHistogram.total()
+                        + " calls in the buckets, but dbCalls is " + dbCalls);
+            }
             return new FlowRecord(schema, agent, iface, start, end, proto, src, srcPort, dst, dstPort,
                     bytes, packets, rbytes, rpackets, frameBytes, rframeBytes, tcpFlags, rtcpFlags,
-                    rttMicros, l7, sni, isFinal, id, dataRttMicros);
+                    rttMicros, l7, sni, isFinal, id, dataRttMicros, dbCalls, dbCallMicros, dbCallHistogram);
+        }
+
+        /** {@code {"<bucket>": count, ...}} over {@link CallHistogram}'s buckets. */
+        private static CallHistogram histogram(JsonToken t, JsonParser p) throws IOException, FlowRecordFormatException {
+            if (t != JsonToken.START_OBJECT) {
+                throw new FlowRecordFormatException("field \"dbCallHistogram\": expected an object, found "
+                        + describe(t));
+            }
+            java.util.Map<Integer, Long> m = new java.util.TreeMap<>();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String key = p.currentName();
+                int bucket;
+                try {
+                    bucket = Integer.parseInt(key);
+                } catch (NumberFormatException e) {
+                    bucket = -1;
+                }
+                String field = "dbCallHistogram." + key;
+                if (bucket < 0 || bucket > CallHistogram.LAST) {
+                    throw new FlowRecordFormatException("field \"" + field + "\": not a bucket (0-"
+                            + CallHistogram.LAST + ")");
+                }
+                m.put(bucket, number(field, p.nextToken(), p, 1, Long.MAX_VALUE));
+            }
+            return CallHistogram.of(m);
         }
 
         private static long number(String name, JsonToken t, JsonParser p, long min, long max)

@@ -19,7 +19,8 @@ class FlowRecordJsonTest {
     /** flow-record-full.json: every field, optional ones included; TCP to the database, ended. */
     static final FlowRecord FULL = new FlowRecord(1, "wls3", "ens3", 1_764_000_000_000L, 1_764_000_009_870L, 6,
             "10.2.0.20", 40112, "10.1.0.10", 1521, 21_061_551, 15_203, 98_304_512, 70_211, 21_274_393, 99_287_466,
-            0x1B, 0x1A, 6512L, "tls", "db1.region1.example.com", true, "7f3a9c2e-000000000042", 6498L);
+            0x1B, 0x1A, 6512L, "tls", "db1.region1.example.com", true, "7f3a9c2e-000000000042", 6498L, 3, 26_000,
+            CallHistogram.of(java.util.Map.of(454, 1L, 457, 1L, 463, 1L)));
     /** flow-record-minimal.json: the required fields only; one ICMP echo from a capture file, ports 0. */
     static final FlowRecord MINIMAL = new FlowRecord(1, "edge-a", "capture.pcap", 0, 0, 1, "10.2.0.20", 0,
             "10.1.0.10", 0, 84, 1, 0, 0, 98, 0, 0, 0, null, null, null, false, "run1-1");
@@ -84,7 +85,7 @@ class FlowRecordJsonTest {
 
     @Test
     void skipsFieldsANewerWriterAdds() throws Exception {
-        String json = full().replace("\"final\":true", "\"final\":true,\"dbCalls\":12,\"dbCallHist\":[1,2,{\"x\":3}],"
+        String json = full().replace("\"final\":true", "\"final\":true,\"dbCallsV2\":12,\"callHist\":[1,2,{\"x\":3}],"
                 + "\"future\":{\"nested\":[true,null]},\"note\":\"x\"");
 
         assertThat(FlowRecordJson.parse(json)).isEqualTo(FULL);
@@ -135,6 +136,17 @@ class FlowRecordJsonTest {
         "\"bytes\":21061551 | \"bytes\":-5 | field \"bytes\": -5 is out of range (0-9223372036854775807)",
         "\"bytes\":21061551 | \"bytes\":9223372036854775808 | field \"bytes\": 9223372036854775808 is out of range"})
     void rejectsANumberOutOfRange(String field, String replacement, String message) {
+        assertRejected(full().replace(field, replacement), message);
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(delimiter = '|', value = {
+        "{\"454\":1, | {\"x\":1, | field \"dbCallHistogram.x\": not a bucket (0-1048)",
+        "{\"454\":1, | {\"1049\":1, | field \"dbCallHistogram.1049\": not a bucket (0-1048)",
+        "{\"454\":1, | {\"454\":0, | field \"dbCallHistogram.454\": 0 is out of range (1-9223372036854775807)",
+        "{\"454\":1, | {\"454\":2, | field \"dbCallHistogram\": 4 calls in the buckets, but dbCalls is 3",
+        "\"dbCallHistogram\" | \"callHistogram\" | field \"dbCallHistogram\": 0 calls in the buckets, but dbCalls is 3"})
+    void rejectsADbCallHistogramThatDoesNotAddUp(String field, String replacement, String message) {
         assertRejected(full().replace(field, replacement), message);
     }
 

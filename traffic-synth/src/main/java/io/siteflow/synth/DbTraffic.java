@@ -13,7 +13,8 @@ import java.util.Map;
  * ACCEPT and three authentication round trips, then SQL round trips at random times on random pooled
  * connections until the server's database bytes reach their target: for a server with a DB share {@code f}
  * the target is {@code f / (1 - f)} times its cross-site non-DB bytes, so its share comes out at {@code f}
- * (at most one round trip above); for the others a fixed rate. Run after {@link ClusterTraffic}.
+ * (at most one round trip above); for the others a fixed rate. A SQL round trip's service time is random (0.2-5 ms)
+ * unless the scenario fixes it. Run after {@link ClusterTraffic}.
  */
 final class DbTraffic {
     static final int ORACLE_PORT = 1521;
@@ -22,9 +23,12 @@ final class DbTraffic {
     private static final long MEAN_ROUND_TRIP_BYTES = 5_000;
 
     private final TrafficContext ctx;
+    /** Fixed service time of a SQL round trip, or -1 for a random one. */
+    private final long serviceNanos;
 
-    DbTraffic(TrafficContext ctx) {
+    DbTraffic(TrafficContext ctx, long serviceNanos) {
         this.ctx = ctx;
+        this.serviceNanos = serviceNanos;
     }
 
     /**
@@ -91,7 +95,8 @@ final class DbTraffic {
         long before = c.fromClient().ipBytes() + c.fromServer().ipBytes();
         byte[] call = tns(ctx.logNormal(400, 0.6, 150, 4000), 0x03);
         byte[] rows = tns(ctx.logNormal(2000, 1.2, 60, 200_000), 0x06);
-        c.exchange(t, true, call, rows, ctx.uniform(200_000, 5 * MS));
+        long random = ctx.uniform(200_000, 5 * MS);   // drawn either way: the rest of the scenario stays the same
+        c.exchange(t, true, call, rows, serviceNanos >= 0 ? serviceNanos : random);
         return c.fromClient().ipBytes() + c.fromServer().ipBytes() - before;
     }
 

@@ -45,7 +45,7 @@ public final class StretchedClusterScenario {
         long start = b.start.getEpochSecond() * 1_000_000_000L + b.start.getNano();
         TrafficContext ctx = new TrafficContext(b.seed, start, b.duration.toNanos(), topology, b.point, b.openBefore);
         new ClusterTraffic(ctx).generate();
-        new DbTraffic(ctx).generate(b.localPoolSize, b.shares, b.localDbBytesPerSecond);
+        new DbTraffic(ctx, b.dbServiceNanos).generate(b.localPoolSize, b.shares, b.localDbBytesPerSecond);
 
         TruthCollector truth = new TruthCollector(b.point);
         List<TimedFrame> frames = new ArrayList<>();
@@ -73,6 +73,7 @@ public final class StretchedClusterScenario {
         private long seed = 42;
         private Instant start = Instant.parse("2025-11-24T16:00:00Z");
         private Duration duration = Duration.ofSeconds(60);
+        private long dbServiceNanos = -1;
         private final Map<String, Double> shares = new LinkedHashMap<>(Map.of("wls3", 0.93, "wls4", 0.80));
         private int localPoolSize = 10;
         private long localDbBytesPerSecond = 100_000;
@@ -155,6 +156,19 @@ public final class StretchedClusterScenario {
             return this;
         }
 
+        /**
+         * The database's service time of every SQL round trip: the time between the last request byte reaching
+         * db1 and its first response byte (default: random, uniform 0.2-5 ms). A call then costs, at the app
+         * server, its RTT to db1 plus this.
+         */
+        public Builder dbServiceTime(Duration d) {
+            if (d.isNegative()) {
+                throw new IllegalArgumentException("DB service time " + d + " is negative");
+            }
+            this.dbServiceNanos = d.toNanos();
+            return this;
+        }
+
         /** Bytes kept per frame in the file (default 65535); byte counts always use the full length. */
         public Builder snaplen(int snaplen) {
             this.snaplen = snaplen;
@@ -182,6 +196,7 @@ public final class StretchedClusterScenario {
             copy.intraRttMicros = intraRttMicros;
             copy.snaplen = snaplen;
             copy.resolution = resolution;
+            copy.dbServiceNanos = dbServiceNanos;
             return new StretchedClusterScenario(copy);
         }
     }

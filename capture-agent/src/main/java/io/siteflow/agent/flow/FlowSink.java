@@ -17,4 +17,18 @@ public interface FlowSink extends AutoCloseable {
 
     @Override
     void close();
+
+    /** A sink that hands every record to {@code consumer} and holds nothing to flush or close. */
+    static FlowSink to(java.util.function.Consumer<FlowRecord> consumer) {
+        return new FlowSink() {
+            @Override
+            public void accept(FlowRecord r) {
+                consumer.accept(r);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
 }

@@ -1,7 +1,7 @@
 package io.siteflow.agent.flow;
 
 /**
- * The state of every flow held by {@link FlowTable}, as parallel primitive arrays indexed by slot (184 bytes
+ * The state of every flow held by {@link FlowTable}, as parallel primitive arrays indexed by slot (188 bytes
  * per flow with the index and eviction list, no object per flow). End A of a flow is the canonical lower endpoint, so both
  * directions of a conversation share one slot; counters are kept per direction A→B and B→A and hold the
  * delta since the flow's previous record. Package-private; not thread-safe.
@@ -18,6 +18,8 @@ final class FlowStore {
     static final int PEND_AB = 1 << 16;
     static final int PEND_BA = 1 << 17;
     static final int IN_LRU = 1 << 18;
+    /** The flow is a database flow whose calls are timed ({@link DbCalls}). */
+    static final int DB_CALLS = 1 << 19;
 
     final long[] aHi;
     final long[] aLo;
@@ -58,6 +60,8 @@ final class FlowStore {
     final int[] halfToA;
     /** Smallest full data RTT in this record, µs; -1 none. */
     final int[] dataRttMin;
+    /** DB call state, only for flows with {@link #DB_CALLS} that sent payload; else null. */
+    final CallState[] calls;
 
     FlowStore(int capacity) {
         aHi = new long[capacity];
@@ -88,6 +92,7 @@ final class FlowStore {
         halfToB = new int[capacity];
         halfToA = new int[capacity];
         dataRttMin = new int[capacity];
+        calls = new CallState[capacity];
     }
 
     /** Heap bytes of the arrays (element data only; SNI strings, when present, come on top). */
@@ -102,7 +107,7 @@ final class FlowStore {
             pendTimeAb, pendTimeBa, halfToB, halfToA, dataRttMin}) {
             ints += a.length;
         }
-        return longs * 8 + ints * 4 + (long) sni.length * 4;
+        return longs * 8 + ints * 4 + (long) (sni.length + calls.length) * 4;
     }
 
     boolean matches(int s, long kaHi, long kaLo, long kbHi, long kbLo, int kPorts, int proto) {
@@ -145,6 +150,9 @@ final class FlowStore {
         recStart[s] = 0;
         dataRttMin[s] = -1;
         meta[s] &= ~(PEND_AB | PEND_BA);
+        if (calls[s] != null) {
+            calls[s].clearRecord();
+        }
     }
 
     void free(int s) {

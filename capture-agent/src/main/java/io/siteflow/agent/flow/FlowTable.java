@@ -16,6 +16,8 @@ import io.siteflow.model.FlowRecord;
  *       ACKs), on eviction and at {@link #flushAll}. Every record carries the delta since the previous one.</li>
  *   <li>Bound: at most {@code maxFlows} flows; a new flow beyond that evicts the least recently seen one
  *       (exported early as final, counted in {@link #evictions()}).</li>
+ *   <li>DB calls: on {@code oracle-tns}, {@code postgresql} and {@code mysql} flows, calls are counted and
+ *       timed ({@link DbCalls}) unless {@link FlowTableConfig#dbCallTiming()} is off.</li>
  *   <li>Fragments: non-first fragments join the 5-tuple flow of their first fragment, or an IP-pair flow
  *       (ports 0) when it was not seen, so that IP-pair totals stay exact.</li>
  * </ul>
@@ -42,6 +44,8 @@ public final class FlowTable {
     private final FlowSink sink;
     private final L7Tracker l7;
     private final FragmentPorts fragments = new FragmentPorts();
+    private final DbCalls dbCalls = new DbCalls();
+    private final boolean callTiming;
     private long now;
     private long nextScan = Long.MIN_VALUE;
     private final int[] lruPrev;
@@ -68,6 +72,7 @@ public final class FlowTable {
         this.factory = factory;
         this.sink = sink;
         this.l7 = l7;
+        this.callTiming = config.dbCallTiming();
     }
 
     /**
@@ -156,6 +161,12 @@ public final class FlowTable {
             if (name != null && st.sni[s] == null) {
                 st.sni[s] = name;
             }
+            if (callTiming && tcp && l7.timesCalls(st.l7State[s])) {
+                st.meta[s] |= FlowStore.DB_CALLS;
+            }
+        }
+        if ((st.meta[s] & FlowStore.DB_CALLS) != 0) {
+            dbCalls.offer(st, s, srcIsA == ((st.meta[s] & FlowStore.INITIATOR_B) == 0), p, tsNanos);
         }
     }
 
@@ -318,6 +329,7 @@ public final class FlowTable {
         sink.accept(record(s, true));
         unlink(s);
         index.remove(s);
+        dbCalls.release(st, s);
         st.free(s);
         freeSlots[freeTop++] = s;
         size--;

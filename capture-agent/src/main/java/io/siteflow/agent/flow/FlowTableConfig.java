@@ -10,8 +10,11 @@ import java.time.Duration;
  * @param activeTimeout a flow running this long since its last record exports an interim record
  * @param idleTimeout   a flow silent this long ends
  * @param closeLinger   after FIN from both sides or RST, how long trailing packets still join the flow
+ * @param dbCallTiming  true to time DB calls on {@code oracle-tns}, {@code postgresql} and {@code mysql} flows
+ *                      ({@link DbCalls}); off only to measure what it costs
  */
-public record FlowTableConfig(int maxFlows, Duration activeTimeout, Duration idleTimeout, Duration closeLinger) {
+public record FlowTableConfig(int maxFlows, Duration activeTimeout, Duration idleTimeout, Duration closeLinger,
+                              boolean dbCallTiming) {
 
     /** Default {@link #maxFlows}. */
     public static final int DEFAULT_MAX_FLOWS = 262_144;
@@ -22,7 +25,12 @@ public record FlowTableConfig(int maxFlows, Duration activeTimeout, Duration idl
 
     public static final FlowTableConfig DEFAULTS = new FlowTableConfig(DEFAULT_MAX_FLOWS,
             Duration.ofSeconds(DEFAULT_ACTIVE_TIMEOUT_SECONDS), Duration.ofSeconds(DEFAULT_IDLE_TIMEOUT_SECONDS),
-            Duration.ofSeconds(2));
+            Duration.ofSeconds(2), true);
+
+    /** Settings with DB call timing on. */
+    public FlowTableConfig(int maxFlows, Duration activeTimeout, Duration idleTimeout, Duration closeLinger) {
+        this(maxFlows, activeTimeout, idleTimeout, closeLinger, true);
+    }
 
     public FlowTableConfig {
         if (maxFlows < 16 || maxFlows > (1 << 26)) {
@@ -40,14 +48,18 @@ public record FlowTableConfig(int maxFlows, Duration activeTimeout, Duration idl
     }
 
     public FlowTableConfig withMaxFlows(int n) {
-        return new FlowTableConfig(n, activeTimeout, idleTimeout, closeLinger);
+        return new FlowTableConfig(n, activeTimeout, idleTimeout, closeLinger, dbCallTiming);
     }
 
     public FlowTableConfig withActiveTimeout(Duration d) {
-        return new FlowTableConfig(maxFlows, d, idleTimeout, closeLinger);
+        return new FlowTableConfig(maxFlows, d, idleTimeout, closeLinger, dbCallTiming);
     }
 
     public FlowTableConfig withIdleTimeout(Duration d) {
-        return new FlowTableConfig(maxFlows, activeTimeout, d, closeLinger);
+        return new FlowTableConfig(maxFlows, activeTimeout, d, closeLinger, dbCallTiming);
+    }
+
+    public FlowTableConfig withDbCallTiming(boolean on) {
+        return new FlowTableConfig(maxFlows, activeTimeout, idleTimeout, closeLinger, on);
     }
 }

@@ -28,6 +28,16 @@ public interface L7Tracker {
     /** The wire name of the detected protocol, or null when unknown. */
     String protocol(int state);
 
+    /**
+     * True when the flow's protocol is a database whose calls {@link DbCalls} times: {@code oracle-tns},
+     * {@code postgresql} or {@code mysql}. Asked only while the flow's detection is not {@link #done} and once
+     * after.
+     */
+    default boolean timesCalls(int state) {
+        String p = protocol(state);
+        return "oracle-tns".equals(p) || "postgresql".equals(p) || "mysql".equals(p);
+    }
+
     /** The TLS server name found by the last {@link #inspect} call that returned a TLS state, or null. */
     default String lastSni() {
         return null;

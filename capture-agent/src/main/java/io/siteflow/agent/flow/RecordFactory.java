@@ -1,5 +1,6 @@
 package io.siteflow.agent.flow;
 
+import io.siteflow.model.CallHistogram;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.IpAddresses;
 
@@ -44,13 +45,17 @@ public final class RecordFactory {
         int flagsAb = st.tcpFlags[s] & 0xFFFF;
         int flagsBa = st.tcpFlags[s] >>> 16;
         String id = runId + "-" + (++counter);
+        CallState c = st.calls[s];
+        long calls = c == null ? 0 : c.calls;
+        long callMicros = c == null ? 0 : c.micros;
+        CallHistogram hist = c == null ? CallHistogram.EMPTY : c.histogram();
         if (!initB) {
             return new FlowRecord(FlowRecord.SCHEMA, agent, iface, start, end, proto, a, portA, b, portB,
                     st.abBytes[s], st.abPackets[s], st.baBytes[s], st.baPackets[s], st.abFrames[s], st.baFrames[s],
-                    flagsAb, flagsBa, rtt, l7, st.sni[s], isFinal, id, dataRtt);
+                    flagsAb, flagsBa, rtt, l7, st.sni[s], isFinal, id, dataRtt, calls, callMicros, hist);
         }
         return new FlowRecord(FlowRecord.SCHEMA, agent, iface, start, end, proto, b, portB, a, portA,
                 st.baBytes[s], st.baPackets[s], st.abBytes[s], st.abPackets[s], st.baFrames[s], st.abFrames[s],
-                flagsBa, flagsAb, rtt, l7, st.sni[s], isFinal, id, dataRtt);
+                flagsBa, flagsAb, rtt, l7, st.sni[s], isFinal, id, dataRtt, calls, callMicros, hist);
     }
 }

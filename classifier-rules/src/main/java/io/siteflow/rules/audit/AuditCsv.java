@@ -1,6 +1,7 @@
 package io.siteflow.rules.audit;
 
 import io.siteflow.rules.model.Category;
+import io.siteflow.rules.verdict.DbCallSummary;
 import io.siteflow.rules.verdict.RttSummary;
 import io.siteflow.rules.verdict.Verdict;
 import java.util.ArrayList;
@@ -8,7 +9,8 @@ import java.util.List;
 
 /**
  * {@code siteflow audit --format csv}: one row per verdict (cumulative ones first, with empty window
- * columns, then per window), RFC 4180 quoting, a header row. Thread-safe.
+ * columns, then per window), RFC 4180 quoting, a header row. The DB call columns ({@code dbCalls} ..
+ * {@code dbCallServiceP50}) come last, after {@code reason}, so readers of the older columns by position still work. Thread-safe.
  */
 public final class AuditCsv {
     private AuditCsv() {
@@ -22,7 +24,8 @@ public final class AuditCsv {
             header.add(c.name());
         }
         header.addAll(List.of("rttP50", "rttP95", "rttMax", "rttSamples", "dbConnectionsMedian",
-                "dbConnectionsMax", "rules", "reason"));
+                "dbConnectionsMax", "rules", "reason", "dbCalls", "dbCallsPerSecond", "dbCallP50", "dbCallP95",
+                "dbCallP99", "dbCallRttMicros", "dbCallNetworkShare", "dbCallServiceP50"));
         line(sb, header);
         r.verdicts().forEach(v -> line(sb, row(v)));
         r.windows().forEach(v -> line(sb, row(v)));
@@ -41,6 +44,10 @@ public final class AuditCsv {
         row.addAll(List.of(Long.toString(t.p50()), Long.toString(t.p95()), Long.toString(t.max()),
                 Long.toString(t.samples()), Long.toString(v.dbConnections().median()),
                 Long.toString(v.dbConnections().max()), v.rules(), v.reason()));
+        DbCallSummary d = v.dbCalls();
+        row.addAll(List.of(Long.toString(d.calls()), d.callsPerSecond().toPlainString(), Long.toString(d.p50()),
+                Long.toString(d.p95()), Long.toString(d.p99()), Long.toString(d.rttMicros()),
+                d.networkShare().toPlainString(), Long.toString(d.serviceP50())));
         return row;
     }
 

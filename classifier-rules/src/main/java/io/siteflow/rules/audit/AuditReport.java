@@ -1,5 +1,6 @@
 package io.siteflow.rules.audit;
 
+import io.siteflow.rules.verdict.DbSiteComparison;
 import io.siteflow.rules.verdict.SitePairRtt;
 import io.siteflow.rules.verdict.Verdict;
 import java.util.List;
@@ -7,16 +8,18 @@ import java.util.Objects;
 
 /**
  * The result of {@code siteflow audit}: what was read, the cumulative verdict of every audited pair, the
- * per-window verdicts (by window start, then pair) and the RTT per site pair. Immutable; rendered by
+ * per-window verdicts (by window start, then pair), the RTT per site pair and, per database, its local and remote
+ * servers' DB calls side by side. Immutable; rendered by
  * {@link AuditReportJson}, {@link AuditText} and {@link AuditCsv}.
  */
 public record AuditReport(CaptureInfo capture, String rules, List<Verdict> verdicts, List<Verdict> windows,
-                          List<SitePairRtt> sitePairs) {
+                          List<SitePairRtt> sitePairs, List<DbSiteComparison> dbSites) {
     public AuditReport {
         Objects.requireNonNull(capture, "capture");
         Objects.requireNonNull(rules, "rules");
         verdicts = List.copyOf(verdicts);
         windows = List.copyOf(windows);
         sitePairs = List.copyOf(sitePairs);
+        dbSites = List.copyOf(dbSites);
     }
 }

@@ -2,6 +2,8 @@ package io.siteflow.rules.audit;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.siteflow.rules.verdict.DbCallJson;
+import io.siteflow.rules.verdict.DbSiteComparison;
 import io.siteflow.rules.verdict.SitePairRtt;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictJson;
@@ -12,7 +14,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * {@code siteflow audit --format json}: {@code {"capture": {...}, "verdicts": [cumulative verdicts],
- * "windows": [per-window verdicts], "sitePairs": [RTT per site pair]}}, pretty-printed. Thread-safe.
+ * "windows": [per-window verdicts], "sitePairs": [RTT per site pair], "dbSites": [per database: "local" and
+ * "remote" DB calls (the verdict's dbCalls object), "callRatio", "connectionRatio"]}}, pretty-printed. Thread-safe.
  */
 public final class AuditReportJson {
     private static final JsonFactory FACTORY = new JsonFactory();
@@ -67,6 +70,21 @@ public final class AuditReportJson {
             g.writeNumberField("samples", p.rtt().samples());
             g.writeEndObject();
             g.writeBooleanField("aboveOracleLimit", p.aboveLimit());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("dbSites");
+        for (DbSiteComparison d : r.dbSites()) {
+            g.writeStartObject();
+            g.writeStringField("database", d.database());
+            g.writeStringField("name", d.name());
+            g.writeStringField("site", d.site());
+            g.writeNumberField("localServers", d.localServers());
+            g.writeNumberField("remoteServers", d.remoteServers());
+            DbCallJson.write("local", d.local(), g);
+            DbCallJson.write("remote", d.remote(), g);
+            g.writeNumberField("callRatio", d.callRatio());
+            g.writeNumberField("connectionRatio", d.connectionRatio());
             g.writeEndObject();
         }
         g.writeEndArray();

@@ -2,6 +2,8 @@ package io.siteflow.rules.audit;
 
 import io.siteflow.rules.model.Category;
 import io.siteflow.rules.model.Protocols;
+import io.siteflow.rules.verdict.DbCallSummary;
+import io.siteflow.rules.verdict.DbSiteComparison;
 import io.siteflow.rules.verdict.Outcome;
 import io.siteflow.rules.verdict.RttSummary;
 import io.siteflow.rules.verdict.SitePairRtt;
@@ -14,7 +16,7 @@ import java.util.Map;
 
 /**
  * {@code siteflow audit --format text}: per audited server the verdict, DB share, bytes per category and per
- * remote address as tables, RTT and DB connections, unclassified bytes and the largest non-DB flows; then the
+ * remote address as tables, RTT, DB connections and DB calls (count, rate, call-time percentiles, the RTT's part), unclassified bytes and the largest non-DB flows; then the
  * RTT per site pair against Oracle's 10 ms limit and a count of window verdicts. Thread-safe.
  */
 public final class AuditText {
@@ -51,6 +53,16 @@ public final class AuditText {
             sb.append(String.format(Locale.ROOT, "  %s <-> %s: %s  %s%n", p.siteA(), p.siteB(), rtt(p.rtt()),
                     p.aboveLimit() ? "ABOVE the 10 ms limit" : "within the 10 ms limit"));
         }
+        for (DbSiteComparison d : r.dbSites()) {
+            sb.append(String.format(Locale.ROOT, "%nDB calls to %s (%s, site %s): local %d servers, remote %d servers%n",
+                    d.name(), d.database(), d.site(), d.localServers(), d.remoteServers()));
+            sb.append("  local: ");
+            dbCallLine(sb, d.local());
+            sb.append("  remote: ");
+            dbCallLine(sb, d.remote());
+            sb.append(String.format(Locale.ROOT, "  remote/local: call p50 x%s, connections per server x%s%n",
+                    d.callRatio().toPlainString(), d.connectionRatio().toPlainString()));
+        }
         long pass = r.windows().stream().filter(v -> v.verdict() == Outcome.PASS).count();
         long fail = r.windows().stream().filter(v -> v.verdict() == Outcome.FAIL).count();
         sb.append(String.format(Locale.ROOT, "%nwindows: %d verdicts (PASS %d, FAIL %d, INSUFFICIENT %d)%n",
@@ -76,6 +88,7 @@ public final class AuditText {
         sb.append("  RTT ").append(rtt(v.rttMicros())).append('\n');
         sb.append(String.format(Locale.ROOT, "  DB connections: median %d, max %d%n", v.dbConnections().median(),
                 v.dbConnections().max()));
+        dbCalls(sb, v.dbCalls());
         sb.append(String.format(Locale.ROOT, "  unclassified: %d bytes%n", v.bytes(Category.UNKNOWN)));
         if (!v.topFlows().isEmpty()) {
             sb.append("  largest non-DB flows:\n");
@@ -86,6 +99,23 @@ public final class AuditText {
                     Protocols.name(f.proto()), f.src(), f.srcPort(), f.dst(), f.dstPort(),
                     f.l7().isEmpty() ? "" : " l7=" + f.l7(), f.category(), by, f.bytes()));
         }
+    }
+
+    /** {@code DB calls: 100 (10.00/s), p50 9.497 ms, p95 ..., p99 ...; RTT 6.500 ms = 68.44% of p50, service 2.997 ms}. */
+    private static void dbCalls(StringBuilder sb, DbCallSummary d) {
+        sb.append("  DB calls: ");
+        dbCallLine(sb, d);
+    }
+
+    private static void dbCallLine(StringBuilder sb, DbCallSummary d) {
+        if (d.calls() == 0) {
+            sb.append("none timed\n");
+            return;
+        }
+        sb.append(String.format(Locale.ROOT, "%d (%s/s), p50 %.3f ms, p95 %.3f ms, p99 %.3f ms; "
+                + "RTT %.3f ms = %s of p50, service %.3f ms%n", d.calls(), d.callsPerSecond().toPlainString(),
+                d.p50() / 1000.0, d.p95() / 1000.0, d.p99() / 1000.0, d.rttMicros() / 1000.0,
+                d.networkShare().movePointRight(2).setScale(2) + "%", d.serviceP50() / 1000.0));
     }
 
     static String rtt(RttSummary r) {

@@ -10,6 +10,7 @@ import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.verdict.AuditPair;
 import io.siteflow.rules.verdict.AuditRoutes;
 import io.siteflow.rules.verdict.AuditSide;
+import io.siteflow.rules.verdict.DbSites;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.RttHistogram;
 import io.siteflow.rules.verdict.SitePairRtt;
@@ -37,6 +38,7 @@ public final class OfflineAudit {
     private final Map<AuditPair, PairAggregate> cumulative = new LinkedHashMap<>();
     private final Map<AuditPair, TreeMap<Long, PairAggregate>> windows = new LinkedHashMap<>();
     private final Map<String, RttHistogram> siteRtt = new TreeMap<>();
+    private final DbSites dbSites;
     private long records;
     private long rejected;
     private long bytes;
@@ -49,6 +51,7 @@ public final class OfflineAudit {
         this.classifier = new Classifier(model);
         this.windowMs = windowMs;
         this.routes = AuditRoutes.of(model);
+        this.dbSites = new DbSites(model);
         for (AuditPair p : routes.pairs()) {
             cumulative.put(p, new PairAggregate());
             windows.put(p, new TreeMap<>());
@@ -80,6 +83,7 @@ public final class OfflineAudit {
         if (c.category() == Category.UNKNOWN) {
             unclassified += r.totalBytes();
         }
+        dbSites.add(r, c);
         for (AuditSide side : routes.sides(f, c)) {
             add(r, c, side);
         }
@@ -114,7 +118,7 @@ public final class OfflineAudit {
         siteRtt.forEach((k, h) -> rtts.add(new SitePairRtt(k.split(" ")[0], k.split(" ")[1], h.summary())));
         CaptureInfo info = new CaptureInfo(source, records, records == 0 ? 0 : first, records == 0 ? 0 : last,
                 bytes, unclassified, rejected, received, dropped);
-        return new AuditReport(info, model.version(), total, windowed, rtts);
+        return new AuditReport(info, model.version(), total, windowed, rtts, dbSites.comparisons());
     }
 
     private Verdict verdict(AuditPair p, PairAggregate agg, Optional<Window> w, boolean drops) {

@@ -27,8 +27,8 @@ public final class SiteModelLoader {
     public static final int MAX_THRESHOLD_DECIMALS = 6;
     /** Characters a line may have; checked before the YAML is parsed (a 2 MB line cost the parser 7.9 s). */
     public static final int MAX_LINE_CHARS = 65_536;
-    static final List<String> TOP_KEYS = List.of("threshold", "minCrossBytes", "defaults", "sites", "hosts",
-            "rules", "audit");
+    static final List<String> TOP_KEYS = List.of("threshold", "minCrossBytes", "dbCallBudget", "defaults", "sites",
+            "hosts", "rules", "audit");
 
     private SiteModelLoader() {
     }
@@ -68,6 +68,9 @@ public final class SiteModelLoader {
         Map<String, Reading.At> f = top.get();
         BigDecimal threshold = opt(f, "threshold").map(a -> threshold(reading, a)).orElse(SiteModel.DEFAULT_THRESHOLD);
         long minCross = opt(f, "minCrossBytes").map(a -> minCross(reading, a)).orElse(SiteModel.DEFAULT_MIN_CROSS_BYTES);
+        Optional<BigDecimal> budget = opt(f, "dbCallBudget").flatMap(a -> reading.mapping(a, List.of("networkShare"),
+                List.of("networkShare"))).filter(m -> m.containsKey("networkShare"))
+                .map(m -> threshold(reading, m.get("networkShare")));
         DefaultRules defaults = opt(f, "defaults").map(a -> defaults(reading, a)).orElse(DefaultRules.FMW);
         List<Site> sites = opt(f, "sites").map(a -> new SiteReader(reading).read(a)).orElse(List.of());
         HostReader hostReader = new HostReader(reading, sites);
@@ -86,10 +89,11 @@ public final class SiteModelLoader {
         if (all.stream().anyMatch(Diagnostic::isError)) {
             return new LoadResult(Optional.empty(), all);
         }
-        String version = CanonicalForm.version(
-                CanonicalForm.text(threshold, minCross, defaults, sites, hosts, rules, audit));
+        String version = CanonicalForm.version(CanonicalForm.text(threshold, minCross, defaults, sites, hosts, rules,
+                audit) + budget.map(b -> "dbCallBudget networkShare " + b.stripTrailingZeros().toPlainString() + "\n")
+                .orElse(""));
         return new LoadResult(Optional.of(new SiteModel(threshold, minCross, defaults, sites, hosts, rules, audit,
-                version)), all);
+                version, budget)), all);
     }
 
     /** False, after reporting the first, when a line is longer than {@link #MAX_LINE_CHARS}. */

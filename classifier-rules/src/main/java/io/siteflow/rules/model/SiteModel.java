@@ -3,6 +3,7 @@ package io.siteflow.rules.model;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A validated site model ({@code sites.yaml}) with the effective rule list: the user's rules followed by the
@@ -17,9 +18,12 @@ import java.util.Objects;
  * @param rules         effective rules in evaluation order
  * @param audit         explicit audit pairs; empty means "derive them from roles"
  * @param version       {@code sha256:<hex>} of the canonical form of everything above
+ * @param dbCallBudget  {@code dbCallBudget.networkShare}: the largest part of a DB call's median the distance may
+ *                      cost (0..1) before a verdict raises a {@code DB_CALLS} alert; empty when not set
  */
 public record SiteModel(BigDecimal threshold, long minCrossBytes, DefaultRules defaults, List<Site> sites,
-                        List<Host> hosts, List<Rule> rules, List<AuditSpec> audit, String version) {
+                        List<Host> hosts, List<Rule> rules, List<AuditSpec> audit, String version,
+                        Optional<BigDecimal> dbCallBudget) {
     public static final BigDecimal DEFAULT_THRESHOLD = new BigDecimal("0.90");
     public static final long DEFAULT_MIN_CROSS_BYTES = 1_000_000L;
 
@@ -27,10 +31,17 @@ public record SiteModel(BigDecimal threshold, long minCrossBytes, DefaultRules d
         Objects.requireNonNull(threshold, "threshold");
         Objects.requireNonNull(defaults, "defaults");
         Objects.requireNonNull(version, "version");
+        Objects.requireNonNull(dbCallBudget, "dbCallBudget");
         sites = List.copyOf(sites);
         hosts = List.copyOf(hosts);
         rules = List.copyOf(rules);
         audit = List.copyOf(audit);
+    }
+
+    /** A site model without a DB call budget. */
+    public SiteModel(BigDecimal threshold, long minCrossBytes, DefaultRules defaults, List<Site> sites,
+                     List<Host> hosts, List<Rule> rules, List<AuditSpec> audit, String version) {
+        this(threshold, minCrossBytes, defaults, sites, hosts, rules, audit, version, Optional.empty());
     }
 
     /** The site of that name, {@link Site#UNKNOWN} when there is none. */

@@ -20,6 +20,7 @@ public final class PairAggregate {
     final RttHistogram rtt = new RttHistogram();
     final DbConnections dbConnections = new DbConnections();
     final TopFlows topFlows = new TopFlows();
+    final DbCallStats dbCalls = new DbCallStats();
     long records;
 
     /**
@@ -48,6 +49,9 @@ public final class PairAggregate {
         if (r.rttMicros() != null) {
             rtt.add(r.rttMicros());
         }
+        if (c.category() == Category.DB) {
+            dbCalls.add(r);
+        }
         if (c.category() != Category.DB && bytes > 0) {
             topFlows.add(new TopFlow(r.proto(), r.src(), r.srcPort(), r.dst(), r.dstPort(),
                     r.l7() == null ? "" : r.l7(), c.category(), c.rule().name(), bytes));
@@ -73,6 +77,7 @@ public final class PairAggregate {
         rtt.merge(other.rtt);
         dbConnections.merge(other.dbConnections);
         topFlows.merge(other.topFlows);
+        dbCalls.merge(other.dbCalls);
         records += other.records;
         return this;
     }
@@ -98,6 +103,11 @@ public final class PairAggregate {
 
     public DbConnections dbConnections() {
         return dbConnections;
+    }
+
+    /** The DB calls of the records classified DB. */
+    public DbCallStats dbCalls() {
+        return dbCalls;
     }
 
     public TopFlows topFlows() {

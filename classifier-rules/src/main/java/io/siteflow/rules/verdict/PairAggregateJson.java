@@ -14,7 +14,8 @@ import java.util.TreeMap;
 /**
  * JSON form of a {@link PairAggregate}, so that it can live in a state store or travel on a topic:
  * {@code {"records": n, "categories": {...}, "addresses": {...}, "rtt": {"max": m, "rounded": b,
- * "counts": {"6500": 3}}, "dbConnections": {"key": [first, last]}, "topFlows": [...]}}. Reading what was
+ * "counts": {"6500": 3}}, "dbConnections": {"key": [first, last]}, "topFlows": [...], "dbCalls": {"calls": n,
+ * "micros": s, "first": ms, "last": ms, "histogram": {"454": 2}, "rtt": {...}}}}. Reading what was
  * written gives an aggregate that behaves identically. Thread-safe.
  */
 public final class PairAggregateJson {
@@ -38,15 +39,7 @@ public final class PairAggregateJson {
                 g.writeNumberField(e.getKey(), e.getValue());
             }
             g.writeEndObject();
-            g.writeObjectFieldStart("rtt");
-            g.writeNumberField("max", a.rtt.max());
-            g.writeBooleanField("rounded", a.rtt.rounded());
-            g.writeObjectFieldStart("counts");
-            for (Map.Entry<Long, Long> e : a.rtt.counts().entrySet()) {
-                g.writeNumberField(Long.toString(e.getKey()), e.getValue());
-            }
-            g.writeEndObject();
-            g.writeEndObject();
+            writeRtt("rtt", a.rtt, g);
             g.writeObjectFieldStart("dbConnections");
             for (Map.Entry<String, long[]> e : new TreeMap<>(a.dbConnections.lifetimes()).entrySet()) {
                 g.writeArrayFieldStart(e.getKey());
@@ -60,11 +53,40 @@ public final class PairAggregateJson {
                 VerdictJson.writeTopFlow(f, g);
             }
             g.writeEndArray();
+            writeDbCalls(a.dbCalls, g);
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();
+    }
+
+    private static void writeRtt(String name, RttHistogram rtt, JsonGenerator g) throws IOException {
+        g.writeObjectFieldStart(name);
+        g.writeNumberField("max", rtt.max());
+        g.writeBooleanField("rounded", rtt.rounded());
+        g.writeObjectFieldStart("counts");
+        for (Map.Entry<Long, Long> e : rtt.counts().entrySet()) {
+            g.writeNumberField(Long.toString(e.getKey()), e.getValue());
+        }
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    /** {@code "dbCalls": {"calls", "micros", "first", "last", "histogram": {bucket: count}, "rtt": {...}}}. */
+    private static void writeDbCalls(DbCallStats d, JsonGenerator g) throws IOException {
+        g.writeObjectFieldStart("dbCalls");
+        g.writeNumberField("calls", d.calls);
+        g.writeNumberField("micros", d.micros);
+        g.writeNumberField("first", d.first);
+        g.writeNumberField("last", d.last);
+        g.writeObjectFieldStart("histogram");
+        for (Map.Entry<Integer, Long> e : d.histogram.toMap().entrySet()) {
+            g.writeNumberField(Integer.toString(e.getKey()), e.getValue());
+        }
+        g.writeEndObject();
+        writeRtt("rtt", d.rtt, g);
+        g.writeEndObject();
     }
 
     public static PairAggregate parse(byte[] json) throws VerdictFormatException {
@@ -91,7 +113,8 @@ public final class PairAggregateJson {
             case "categories" -> VerdictJsonReader.longMap(p, name)
                     .forEach((k, v) -> a.categoryBytes[Category.parse(k).ordinal()] += v);
             case "addresses" -> a.addressBytes.putAll(VerdictJsonReader.longMap(p, name));
-            case "rtt" -> readRtt(a, p);
+            case "rtt" -> a.rtt.merge(readRtt(p, "rtt"));
+            case "dbCalls" -> readDbCalls(a.dbCalls, p);
             case "dbConnections" -> {
                 VerdictJsonReader.expect(p, JsonToken.START_OBJECT, name);
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -110,8 +133,33 @@ public final class PairAggregateJson {
         }
     }
 
-    private static void readRtt(PairAggregate a, JsonParser p) throws IOException, VerdictFormatException {
-        VerdictJsonReader.expect(p, JsonToken.START_OBJECT, "rtt");
+    private static void readDbCalls(DbCallStats d, JsonParser p) throws IOException, VerdictFormatException {
+        VerdictJsonReader.expect(p, JsonToken.START_OBJECT, "dbCalls");
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String k = p.currentName();
+            p.nextToken();
+            switch (k) {
+                case "calls" -> d.calls = p.getLongValue();
+                case "micros" -> d.micros = p.getLongValue();
+                case "first" -> d.first = p.getLongValue();
+                case "last" -> d.last = p.getLongValue();
+                case "histogram" -> {
+                    Map<Integer, Long> m = new TreeMap<>();
+                    VerdictJsonReader.longMap(p, "dbCalls.histogram").forEach((b, c) -> m.put(Integer.parseInt(b), c));
+                    try {
+                        d.histogram = io.siteflow.model.CallHistogram.of(m);
+                    } catch (IllegalArgumentException e) {
+                        throw new VerdictFormatException("aggregate: dbCalls.histogram: " + e.getMessage());
+                    }
+                }
+                case "rtt" -> d.rtt.merge(readRtt(p, "dbCalls.rtt"));
+                default -> p.skipChildren();
+            }
+        }
+    }
+
+    private static RttHistogram readRtt(JsonParser p, String what) throws IOException, VerdictFormatException {
+        VerdictJsonReader.expect(p, JsonToken.START_OBJECT, what);
         long max = 0;
         boolean rounded = false;
         Map<Long, Long> counts = new TreeMap<>();
@@ -121,10 +169,10 @@ public final class PairAggregateJson {
             switch (k) {
                 case "max" -> max = p.getLongValue();
                 case "rounded" -> rounded = p.getBooleanValue();
-                case "counts" -> VerdictJsonReader.longMap(p, "rtt.counts").forEach((v, c) -> counts.put(Long.parseLong(v), c));
+                case "counts" -> VerdictJsonReader.longMap(p, what + ".counts").forEach((v, c) -> counts.put(Long.parseLong(v), c));
                 default -> p.skipChildren();
             }
         }
-        a.rtt.merge(RttHistogram.of(counts, max, rounded));
+        return RttHistogram.of(counts, max, rounded);
     }
 }

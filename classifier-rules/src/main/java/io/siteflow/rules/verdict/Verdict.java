@@ -24,15 +24,18 @@ import java.util.Optional;
  * @param categories    bytes per category, non-zero ones only, in category order
  * @param addresses     bytes per remote address, largest first
  * @param rttMicros     round-trip times of the pair's flows
- * @param dbConnections concurrent DB connections per minute
+ * @param dbConnections concurrent DB connections per minute; deprecated, the same as {@code dbCalls.connections}
+ *                      (kept one version for readers of the old JSON key)
  * @param rules         the rule-set version, {@code sha256:...}
  * @param reason        one sentence saying why
  * @param topFlows      the largest non-DB flows, largest first
+ * @param dbCalls       what the distance costs the server's DB calls
  */
 public record Verdict(String server, String name, String site, String remoteSite, Optional<Window> window,
                       Outcome verdict, BigDecimal dbShare, BigDecimal threshold, long crossBytes,
                       Map<Category, Long> categories, Map<String, Long> addresses, RttSummary rttMicros,
-                      DbConnectionSummary dbConnections, String rules, String reason, List<TopFlow> topFlows) {
+                      DbConnectionSummary dbConnections, String rules, String reason, List<TopFlow> topFlows,
+                      DbCallSummary dbCalls) {
     public Verdict {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(name, "name");
@@ -46,9 +49,20 @@ public record Verdict(String server, String name, String site, String remoteSite
         Objects.requireNonNull(dbConnections, "dbConnections");
         Objects.requireNonNull(rules, "rules");
         Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(dbCalls, "dbCalls");
         categories = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(categories));
         addresses = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(addresses));
         topFlows = List.copyOf(topFlows);
+    }
+
+    /** A verdict without DB call figures ({@link DbCallSummary#NONE} with these connections). */
+    public Verdict(String server, String name, String site, String remoteSite, Optional<Window> window,
+                   Outcome verdict, BigDecimal dbShare, BigDecimal threshold, long crossBytes,
+                   Map<Category, Long> categories, Map<String, Long> addresses, RttSummary rttMicros,
+                   DbConnectionSummary dbConnections, String rules, String reason, List<TopFlow> topFlows) {
+        this(server, name, site, remoteSite, window, verdict, dbShare, threshold, crossBytes, categories, addresses,
+                rttMicros, dbConnections, rules, reason, topFlows, new DbCallSummary(0, DbCallSummary.NONE.callsPerSecond(),
+                        0, 0, 0, 0, DbCallSummary.NONE.networkShare(), 0, dbConnections));
     }
 
     /** Bytes of one category (0 when absent). */

@@ -80,10 +80,11 @@ public final class VerdictCalculator {
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                 .forEach(e -> addrs.put(e.getKey(), e.getValue()));
         BigDecimal t = threshold.stripTrailingZeros();
+        DbConnectionSummary connections = agg.dbConnections().summary(window.orElse(null));
         return new Verdict(pair.server().address(), pair.server().name(), pair.server().site().name(),
                 pair.remoteSite().name(), window, o, share, t, cross, cats, addrs, agg.rtt().summary(),
-                agg.dbConnections().summary(window.orElse(null)), version,
-                reason(o, agg, share, t, minCrossBytes, drops), agg.topFlows().top(TopFlows.REPORTED));
+                connections, version, reason(o, agg, share, t, minCrossBytes, drops),
+                agg.topFlows().top(TopFlows.REPORTED), agg.dbCalls().summary(window, agg.rtt(), connections));
     }
 
     static String reason(Outcome o, PairAggregate agg, BigDecimal share, BigDecimal threshold, long minCross,

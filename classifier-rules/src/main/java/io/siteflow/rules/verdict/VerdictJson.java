@@ -14,8 +14,10 @@ import java.util.Map;
  * JSON codec of {@link Verdict} with Jackson's streaming API, field names as DESIGN.md fixes them:
  * {@code server, name, site, remoteSite, window{start,end}} (absent for the cumulative verdict),
  * {@code verdict, dbShare, threshold, crossBytes, categories, addresses, rttMicros{p50,p95,max,samples}}
- * ({@code p50/p95/max} absent when there is no sample), {@code dbConnections{median,max}, rules, reason,
- * topFlows}. Unknown fields are skipped when reading. Thread-safe.
+ * ({@code p50/p95/max} absent when there is no sample), {@code dbConnections{median,max}} (deprecated: the
+ * same as {@code dbCalls.connections}, kept one version), {@code dbCalls{calls, callsPerSecond,
+ * callMicros{p50,p95,p99}, rttMicros, networkShare, serviceMicros{p50}, connections{median,max}}} ({@link DbCallJson}),
+ * {@code rules, reason, topFlows}. Unknown fields are skipped when reading. Thread-safe.
  */
 public final class VerdictJson {
     static final JsonFactory FACTORY = new JsonFactory();
@@ -65,6 +67,7 @@ public final class VerdictJson {
         g.writeNumberField("median", v.dbConnections().median());
         g.writeNumberField("max", v.dbConnections().max());
         g.writeEndObject();
+        DbCallJson.write(v.dbCalls(), g);
         g.writeStringField("rules", v.rules());
         g.writeStringField("reason", v.reason());
         g.writeArrayFieldStart("topFlows");

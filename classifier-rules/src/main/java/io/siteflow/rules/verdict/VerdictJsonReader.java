@@ -82,6 +82,12 @@ final class VerdictJsonReader {
         return out;
     }
 
+    private static Verdict withDbCalls(Verdict v, DbCallSummary d) {
+        return new Verdict(v.server(), v.name(), v.site(), v.remoteSite(), v.window(), v.verdict(), v.dbShare(),
+                v.threshold(), v.crossBytes(), v.categories(), v.addresses(), v.rttMicros(), v.dbConnections(),
+                v.rules(), v.reason(), v.topFlows(), d);
+    }
+
     /** Builder of a verdict from named fields. */
     private static final class VerdictFields {
         private final Map<String, String> text = new LinkedHashMap<>();
@@ -93,6 +99,7 @@ final class VerdictJsonReader {
         private Map<String, Long> rtt = Map.of();
         private Map<String, Long> db = Map.of();
         private List<TopFlow> top = List.of();
+        private DbCallSummary dbCalls;
 
         void read(String name, JsonParser p) throws IOException, VerdictFormatException {
             switch (name) {
@@ -107,6 +114,7 @@ final class VerdictJsonReader {
                 case "rttMicros" -> rtt = longMap(p, name);
                 case "dbConnections" -> db = longMap(p, name);
                 case "topFlows" -> top = topFlows(p);
+                case "dbCalls" -> dbCalls = DbCallJson.read(p);
                 default -> {
                     if (p.currentToken().isStructStart()) {
                         p.skipChildren();
@@ -128,14 +136,17 @@ final class VerdictJsonReader {
             }
             Map<Category, Long> cats = new LinkedHashMap<>();
             categories.forEach((k, v) -> cats.put(Category.parse(k), v));
+            DbConnectionSummary connections = new DbConnectionSummary(db.getOrDefault("median", 0L),
+                    db.getOrDefault("max", 0L));
             try {
-                return new Verdict(text.get("server"), text.get("name"), text.get("site"), text.get("remoteSite"),
+                Verdict v = new Verdict(text.get("server"), text.get("name"), text.get("site"), text.get("remoteSite"),
                         window, Outcome.valueOf(text.get("verdict")), dbShare, threshold,
                         Long.parseLong(text.get("crossBytes")), cats, addresses,
                         new RttSummary(rtt.getOrDefault("p50", 0L), rtt.getOrDefault("p95", 0L),
                                 rtt.getOrDefault("max", 0L), rtt.getOrDefault("samples", 0L)),
-                        new DbConnectionSummary(db.getOrDefault("median", 0L), db.getOrDefault("max", 0L)),
-                        text.get("rules"), text.get("reason"), top);
+                        connections, text.get("rules"), text.get("reason"), top);
+                // a writer older than dbCalls: its connections come from dbConnections
+                return dbCalls == null ? v : withDbCalls(v, dbCalls);
             } catch (IllegalArgumentException e) {
                 throw new VerdictFormatException("verdict: " + e.getMessage());
             }

@@ -133,7 +133,10 @@ class OfflineAuditTest {
                 + "\"verdict\":\"PASS\",\"dbShare\":0.9000,\"threshold\":0.9,\"crossBytes\":1000,"
                 + "\"categories\":{\"DB\":900,\"CLUSTER\":100},\"addresses\":{\"10.1.0.10\":900,\"10.1.0.11\":100},"
                 + "\"rttMicros\":{\"p50\":6500,\"p95\":6500,\"max\":6500,\"samples\":1},"
-                + "\"dbConnections\":{\"median\":1,\"max\":1},\"rules\":\"" + version + "\","
+                + "\"dbConnections\":{\"median\":1,\"max\":1},\"dbCalls\":{\"calls\":0,\"callsPerSecond\":0.00,"
+                + "\"callMicros\":{\"p50\":0,\"p95\":0,\"p99\":0},\"rttMicros\":6500,\"networkShare\":0.0000,"
+                + "\"serviceMicros\":{\"p50\":0},\"connections\":{\"median\":1,\"max\":1}},"
+                + "\"rules\":\"" + version + "\","
                 + "\"reason\":\"DB share 90% of 1000 cross-site bytes >= threshold 90%\","
                 + "\"topFlows\":[{\"proto\":6,\"src\":\"10.2.0.20\",\"srcPort\":40001,\"dst\":\"10.1.0.11\","
                 + "\"dstPort\":7001,\"l7\":\"t3\",\"category\":\"CLUSTER\",\"rule\":\"fmw-t3-giop\",\"bytes\":100}]}");

@@ -18,6 +18,15 @@ final class Records {
                 "run-1:" + IDS.incrementAndGet());
     }
 
+    /** {@code r} with {@code calls} DB calls of {@code micros} µs each. */
+    static FlowRecord withCalls(FlowRecord r, long calls, long micros) {
+        return new FlowRecord(r.schema(), r.agent(), r.iface(), r.start(), r.end(), r.proto(), r.src(), r.srcPort(),
+                r.dst(), r.dstPort(), r.bytes(), r.packets(), r.rbytes(), r.rpackets(), r.frameBytes(), r.rframeBytes(),
+                r.tcpFlags(), r.rtcpFlags(), r.rttMicros(), r.l7(), r.sni(), r.isFinal(), r.id(), r.dataRttMicros(),
+                calls, calls * micros, io.siteflow.model.CallHistogram.of(
+                        java.util.Map.of(io.siteflow.model.CallHistogram.bucketOf(micros), calls)));
+    }
+
     static FlowRecord tcp(String src, int srcPort, String dst, int dstPort, long bytes, long rbytes, long start) {
         return tcp(src, srcPort, dst, dstPort, bytes, rbytes, start, start + 1000, null, null);
     }

@@ -106,10 +106,11 @@ class ReplayMatchesAuditIT {
 
     /** The figures the issue names, one by one (the whole-JSON comparison above covers the rest). */
     private static void assertSameFigures(JsonNode streamed, JsonNode offline) {
-        for (String field : List.of("server", "verdict", "dbShare", "crossBytes", "categories", "addresses")) {
+        for (String field : List.of("server", "verdict", "dbShare", "crossBytes", "categories", "addresses", "dbCalls")) {
             assertThat(streamed.get(field)).as(field).isEqualTo(offline.get(field));
         }
         assertThat(streamed.get("crossBytes").asLong()).isPositive();
+        assertThat(streamed.get("dbCalls").get("calls").asLong()).isPositive();
     }
 
     /** One DB record per audited server, one window plus grace after the end of the capture's last window. */

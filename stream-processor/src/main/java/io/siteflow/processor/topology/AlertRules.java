@@ -3,11 +3,13 @@ package io.siteflow.processor.topology;
 import io.siteflow.processor.topology.store.KeyTexts;
 import io.siteflow.processor.topology.store.WriteBehind;
 import io.siteflow.rules.model.Category;
+import io.siteflow.rules.verdict.DbCallSummary;
 import io.siteflow.rules.verdict.Outcome;
 import io.siteflow.rules.verdict.RttSummary;
 import io.siteflow.rules.verdict.SitePairRtt;
 import io.siteflow.rules.verdict.Verdict;
 import java.time.Instant;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -21,7 +23,8 @@ import org.apache.kafka.streams.state.WindowStore;
  * previous window with samples' was not (p95: the definition of the docs, the Grafana dashboard and the
  * Prometheus rule). While a pair stays in the state, the alert is raised again every {@code repeatMs} of event
  * time; when it leaves (a PASS window; an RTT p95 within the limit) a {@code CLEARED} alert with the same key says
- * so. An INSUFFICIENT window, or one without RTT samples, changes no state. The state (time of the last alert of
+ * so. {@code DB_CALLS} (key = server): a window whose DB calls spend more of their median on the RTT than the site
+ * model's {@code dbCallBudget} allows (raised for every such window, not on a change of state). An INSUFFICIENT window, or one without RTT samples, changes no state. The state (time of the last alert of
  * the pair) is kept in the meta store, so a restart neither forgets nor repeats it.
  * {@code NEW_PEER} (key = server): a cross-site (category, peer, port) of a server first seen after the baseline
  * period. The baseline runs for the configured event time from the first record this task processed (its start
@@ -74,8 +77,11 @@ final class AlertRules {
                 + category.name() + " with " + peer + " port " + port + ", not seen in the baseline")));
     }
 
-    /** FAIL, RTT and CLEARED alerts of a closed-window verdict, at the window end. */
-    List<Alert> window(Verdict v) {
+    /**
+     * FAIL, RTT, CLEARED and DB_CALLS alerts of a closed-window verdict, at the window end; DB_CALLS when the site model's
+     * {@code dbCallBudget.networkShare} is set and the verdict's {@code dbCalls.networkShare} is above it.
+     */
+    List<Alert> window(Verdict v, Optional<BigDecimal> dbCallBudget) {
         List<Alert> out = new ArrayList<>();
         long time = v.window().orElseThrow().end();
         String who = v.name() + " (" + v.server() + ") towards " + v.remoteSite();
@@ -89,6 +95,13 @@ final class AlertRules {
             state("RTT", v, v.site() + "|" + v.remoteSite(), time, rtt.p95() > SitePairRtt.ORACLE_LIMIT_MICROS,
                     "RTT p95 " + rtt.p95() + " us" + between + " is above the 10 ms limit",
                     "RTT p95 " + rtt.p95() + " us" + between + " is within the 10 ms limit again").ifPresent(out::add);
+        }
+        DbCallSummary d = v.dbCalls();
+        if (dbCallBudget.isPresent() && d.exceeds(dbCallBudget.get())) {
+            out.add(keep(new Alert("DB_CALLS", v.server(), time, v.name() + " (" + v.server() + ") towards "
+                    + v.remoteSite() + ": the RTT (" + d.rttMicros() + " us) is " + d.networkShare().toPlainString()
+                    + " of the DB call median (" + d.p50() + " us), above the budget "
+                    + dbCallBudget.get().toPlainString())));
         }
         return out;
     }

@@ -1,9 +1,12 @@
 package io.siteflow.processor.topology;
 
+import io.siteflow.model.CallHistogram;
 import io.siteflow.model.FlowRecord;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The flow record as the topology passes it between its own steps (the {@code by-server} repartition topic): a
@@ -19,6 +22,8 @@ final class FlowRecordBinary {
     private static final int L7 = 2;
     private static final int SNI = 4;
     private static final int DATA_RTT = 8;
+    /** Set (unlike the others) when DB calls follow: calls, their µs, bucket count, then bucket/count pairs. */
+    private static final int DB_CALLS = 16;
 
     private FlowRecordBinary() {
     }
@@ -32,11 +37,13 @@ final class FlowRecordBinary {
         byte[] l7 = r.l7() == null ? null : utf8(r.l7());
         byte[] sni = r.sni() == null ? null : utf8(r.sni());
         int nulls = (r.rttMicros() == null ? RTT : 0) | (l7 == null ? L7 : 0) | (sni == null ? SNI : 0)
-                | (r.dataRttMicros() == null ? DATA_RTT : 0);
+                | (r.dataRttMicros() == null ? DATA_RTT : 0) | (r.dbCalls() != 0 ? DB_CALLS : 0);
+        Map<Integer, Long> buckets = r.dbCallHistogram().toMap();
         int size = 2 + 6 * 4 + 8 * 8 + 1 // marker, nulls; six ints; eight longs; isFinal
                 + 4 * 5 + agent.length + iface.length + src.length + dst.length + id.length
                 + (r.rttMicros() == null ? 0 : 8) + (l7 == null ? 0 : 4 + l7.length)
-                + (sni == null ? 0 : 4 + sni.length) + (r.dataRttMicros() == null ? 0 : 8);
+                + (sni == null ? 0 : 4 + sni.length) + (r.dataRttMicros() == null ? 0 : 8)
+                + (r.dbCalls() == 0 ? 0 : 8 + 8 + 4 + 12 * buckets.size());
         ByteBuffer b = ByteBuffer.allocate(size);
         b.put(MARKER).put((byte) nulls).putInt(r.schema());
         put(b, agent);
@@ -60,6 +67,10 @@ final class FlowRecordBinary {
         put(b, id);
         if (r.dataRttMicros() != null) {
             b.putLong(r.dataRttMicros());
+        }
+        if (r.dbCalls() != 0) {
+            b.putLong(r.dbCalls()).putLong(r.dbCallMicros()).putInt(buckets.size());
+            buckets.forEach((k, v) -> b.putInt(k).putLong(v));
         }
         return b.array();
     }
@@ -96,12 +107,24 @@ final class FlowRecordBinary {
             boolean isFinal = b.get() != 0;
             String id = string(b);
             Long dataRtt = (nulls & DATA_RTT) != 0 ? null : b.getLong();
+            long calls = 0;
+            long callMicros = 0;
+            CallHistogram hist = CallHistogram.EMPTY;
+            if ((nulls & DB_CALLS) != 0) {
+                calls = b.getLong();
+                callMicros = b.getLong();
+                Map<Integer, Long> m = new TreeMap<>();
+                for (int i = b.getInt(); i > 0; i--) {
+                    m.put(b.getInt(), b.getLong());
+                }
+                hist = CallHistogram.of(m);
+            }
             if (b.hasRemaining()) {
                 throw new IllegalArgumentException(b.remaining() + " bytes after the record");
             }
             return new FlowRecord(schema, agent, iface, start, end, proto, src, srcPort, dst, dstPort, bytesOut,
                     packets, rbytes, rpackets, frameBytes, rframeBytes, tcpFlags, rtcpFlags, rtt, l7, sni, isFinal, id,
-                    dataRtt);
+                    dataRtt, calls, callMicros, hist);
         } catch (BufferUnderflowException | IndexOutOfBoundsException | NegativeArraySizeException e) {
             throw new IllegalArgumentException("binary flow record cut short (" + bytes.length + " bytes)", e);
         }

@@ -88,6 +88,28 @@ class AlertsTest {
     }
 
     @Test
+    void raisesADbCallsAlertWhenTheRttTakesMoreOfTheCallMedianThanTheBudget() {
+        d.close();
+        d = new Driver(TopologyConfig.DEFAULTS.withBaseline(Duration.ofMinutes(10)), dir.resolve("budget"))
+                .withSites(Flows.SITES_YAML.replace("defaults: none", "dbCallBudget: { networkShare: 0.5 }\ndefaults: none"));
+        d.send(flow().at(T0).bytes(5000, 0).rtt(6_500).calls(10, 9_500));
+        d.send(flow().at(T0 + 70_000).bytes(1, 0));
+
+        assertThat(d.alerts.readKeyValuesToList()).containsExactly(new KeyValue<>("10.2.0.20",
+                "{\"type\":\"DB_CALLS\",\"key\":\"10.2.0.20\",\"timeMs\":" + (T0 + 60_000) + ",\"message\":"
+                        + "\"wls3 (10.2.0.20) towards region1: the RTT (6500 us) is 0.6844 of the DB call median (9497 us),"
+                        + " above the budget 0.5\"}"));
+    }
+
+    @Test
+    void staysQuietWithoutABudgetOrWithinIt() {
+        d.send(flow().at(T0).bytes(5000, 0).rtt(6_500).calls(10, 20_000));
+        d.send(flow().at(T0 + 70_000).bytes(1, 0));
+
+        assertThat(d.alerts.readKeyValuesToList()).isEmpty();
+    }
+
+    @Test
     void staysQuietAtExactlyTenMilliseconds() {
         d.send(flow().at(T0).bytes(5000, 0).rtt(10_000));
         d.send(flow().at(T0 + 70_000).bytes(1, 0));

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 class FlowRecordBinaryTest {
     private static final FlowRecord FULL = new FlowRecord(1, "wls3-agent", "ens3", 1_764_000_000_123L,
             1_764_000_000_456L, 6, "10.2.0.20", 40_001, "fe80::1", 1521, 9_500, 12, 3_000_000_000L, 9, 9_800, 3_000_000_500L,
-            0x1b, 0x12, 6_512L, "oracle-tns", "db.example.ü", true, "run7-123456789", 6_498L);
+            0x1b, 0x12, 6_512L, "oracle-tns", "db.example.ü", true, "run7-123456789", 6_498L, 7, 66_000,
+            io.siteflow.model.CallHistogram.of(java.util.Map.of(444, 3L, 463, 4L)));
     private static final FlowRecord SPARSE = new FlowRecord(1, "edge", "", 0, 0, 17, "10.2.0.20", 0, "10.1.0.10", 0,
             0, 0, 0, 0, 0, 0, 0, 0, null, null, null, false, "r-1", null);
 
@@ -24,8 +25,8 @@ class FlowRecordBinaryTest {
 
     @Test
     void isSmallerThanTheJson() {
-        assertThat(FlowRecordBinary.write(FULL)).hasSize(202);
-        assertThat(FlowRecordJson.toBytes(FULL)).hasSize(409);
+        assertThat(FlowRecordBinary.write(FULL)).hasSize(246);
+        assertThat(FlowRecordJson.toBytes(FULL)).hasSize(478);
     }
 
     @Test

@@ -76,8 +76,18 @@ final class Flows {
         return this;
     }
 
+    private long calls;
+    private long callMicros;
+
     Flows rtt(long micros) {
         rtt = micros;
+        return this;
+    }
+
+    /** {@code n} DB calls of {@code micros} µs each. */
+    Flows calls(long n, long micros) {
+        calls = n;
+        callMicros = micros;
         return this;
     }
 
@@ -88,7 +98,10 @@ final class Flows {
 
     FlowRecord build() {
         String i = id != null ? id : "run1-" + (++counter);
+        io.siteflow.model.CallHistogram h = calls == 0 ? io.siteflow.model.CallHistogram.EMPTY
+                : io.siteflow.model.CallHistogram.of(java.util.Map.of(io.siteflow.model.CallHistogram.bucketOf(callMicros),
+                        calls));
         return new FlowRecord(1, agent, "eth0", start, end, 6, src, srcPort, dst, dstPort, bytes, 1, rbytes, 1,
-                bytes, rbytes, 0x18, 0x18, rtt, null, null, false, i);
+                bytes, rbytes, 0x18, 0x18, rtt, null, null, false, i, null, calls, calls * callMicros, h);
     }
 }

@@ -39,6 +39,7 @@ class OfflineEquivalenceTest {
                     .thenComparing(Verdict::remoteSite)).map(VerdictJson::toJson).toList();
             assertThat(streamed).hasSize(2).isEqualTo(expected);
             assertThat(report.verdicts()).allSatisfy(v -> assertThat(v.dbConnections().max()).isGreaterThan(1));
+            assertThat(report.verdicts()).allSatisfy(v -> assertThat(v.dbCalls().calls()).isGreaterThan(100));
             List<String> closed = d.verdicts().stream().map(kv -> kv.value).toList();
             List<String> offlineClosed = report.windows().stream()
                     .filter(v -> v.window().orElseThrow().end() + 10_000 <= LAST)
@@ -70,6 +71,9 @@ class OfflineEquivalenceTest {
             f = rnd.nextBoolean() ? f.from(server, 40_000 + i).to(peer, port) : f.from(peer, 40_000 + i).to(server, port);
             if (rnd.nextInt(5) == 0) {
                 f.rtt(6_000 + rnd.nextInt(1_000));
+            }
+            if (port == 1521) {
+                f.calls(1 + rnd.nextInt(20), 6_500 + rnd.nextInt(20_000));
             }
             out.add(f.build());
         }

@@ -1,0 +1,95 @@
+package io.siteflow.rules.whatif;
+
+import io.siteflow.model.FlowRecord;
+import io.siteflow.rules.classify.Classification;
+import io.siteflow.rules.classify.Classifier;
+import io.siteflow.rules.model.Category;
+import io.siteflow.rules.model.Host;
+import io.siteflow.rules.model.Site;
+import io.siteflow.rules.model.SiteModel;
+import io.siteflow.rules.verdict.RttHistogram;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Folds flow records into the what-if of moving one server to another site ({@code siteflow whatif --move
+ * wls3=region1}). A flow of the server is cross-site before when its peer is in a known site other than the
+ * server's, and after when its peer is in a known site other than the target. DB calls of DB flows that change side
+ * stop (or start) paying the difference between the inter-site and the intra-site RTT medians measured in the same
+ * records (handshake RTTs; 0 for a side without samples). Not thread-safe.
+ */
+public final class WhatIf {
+    private final Classifier classifier;
+    private final Host server;
+    private final Site target;
+    private final Map<String, RttHistogram> rttBySitePair = new TreeMap<>();
+    private final Map<String, Long> becomeLocal = new TreeMap<>();
+    private final Map<String, Long> becomeRemote = new TreeMap<>();
+    long crossBefore;
+    long crossAfter;
+    long callsStopPaying;
+    long callsStartPaying;
+    long first = Long.MAX_VALUE;
+    long last = Long.MIN_VALUE;
+
+    /**
+     * @throws IllegalArgumentException when the server or the site is not in the model
+     */
+    public WhatIf(SiteModel model, String serverName, String siteName) {
+        this.classifier = new Classifier(model);
+        this.server = model.hosts().stream().filter(h -> h.name().equals(serverName) || h.address().equals(serverName))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("--move " + serverName + "=" + siteName
+                        + ": no host " + serverName + " in the site model"));
+        this.target = model.site(siteName);
+        if (!target.isKnown()) {
+            throw new IllegalArgumentException("--move " + serverName + "=" + siteName + ": no site " + siteName
+                    + " in the site model");
+        }
+    }
+
+    /** Adds one record (records of other hosts only give RTT samples). */
+    public void accept(FlowRecord r) {
+        Classification c;
+        try {
+            c = classifier.classify(Classifier.flowOf(r));
+        } catch (IllegalArgumentException e) {
+            return;
+        }
+        if (r.rttMicros() != null && c.srcSite().isKnown() && c.dstSite().isKnown()) {
+            rttBySitePair.computeIfAbsent(pair(c.srcSite(), c.dstSite()), k -> new RttHistogram()).add(r.rttMicros());
+        }
+        boolean fromServer = r.src().equals(server.address());
+        if (!fromServer && !r.dst().equals(server.address())) {
+            return;
+        }
+        first = Math.min(first, r.start());
+        last = Math.max(last, r.end());
+        Site peer = fromServer ? c.dstSite() : c.srcSite();
+        boolean before = peer.isKnown() && peer != server.site();
+        boolean after = peer.isKnown() && peer != target;
+        long bytes = r.totalBytes();
+        crossBefore += before ? bytes : 0;
+        crossAfter += after ? bytes : 0;
+        if (before != after) {
+            String flow = r.src() + ":" + r.srcPort() + " -> " + r.dst() + ":" + r.dstPort() + " "
+                    + c.category().name();
+            (before ? becomeLocal : becomeRemote).merge(flow, bytes, Long::sum);
+            if (c.category() == Category.DB) {
+                if (before) {
+                    callsStopPaying += r.dbCalls();
+                } else {
+                    callsStartPaying += r.dbCalls();
+                }
+            }
+        }
+    }
+
+    static String pair(Site a, Site b) {
+        return a.name().compareTo(b.name()) <= 0 ? a.name() + " " + b.name() : b.name() + " " + a.name();
+    }
+
+    /** The answer over the records so far. */
+    public WhatIfReport report() {
+        return WhatIfReport.of(this, server, target, rttBySitePair, becomeLocal, becomeRemote);
+    }
+}

@@ -1,0 +1,85 @@
+package io.siteflow.rules.whatif;
+
+import io.siteflow.rules.model.Host;
+import io.siteflow.rules.model.Site;
+import io.siteflow.rules.verdict.RttHistogram;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The what-if of moving {@code server} from {@code fromSite} to {@code toSite}. Immutable.
+ *
+ * @param server            the server's name
+ * @param address           its address
+ * @param fromSite          its site now
+ * @param toSite            the site it would move to
+ * @param crossBytesBefore  its cross-site bytes now (both directions)
+ * @param crossBytesAfter   its cross-site bytes after the move
+ * @param becomeLocal       flows that would become local, {@code src:port -> dst:port CATEGORY} → bytes, largest
+ *                          first
+ * @param becomeRemote      flows that would become cross-site, likewise
+ * @param callsStopPaying   DB calls that would stop paying the inter-site RTT
+ * @param callsStartPaying  DB calls that would start paying it
+ * @param seconds           span of the server's records, seconds (at least 1)
+ * @param rttSavedMicros    inter-site minus intra-site RTT median between the server's old and new site, µs
+ * @param microsSavedPerSecond time per second of work saved ({@code > 0}) or added ({@code < 0}): (calls that stop
+ *                          paying − calls that start paying) / seconds × {@code rttSavedMicros}
+ * @param links             every site pair with RTT samples, with its fibre-distance upper bound
+ */
+public record WhatIfReport(String server, String address, String fromSite, String toSite, long crossBytesBefore,
+                           long crossBytesAfter, Map<String, Long> becomeLocal, Map<String, Long> becomeRemote,
+                           long callsStopPaying, long callsStartPaying, long seconds, long rttSavedMicros,
+                           long microsSavedPerSecond, List<Link> links) {
+
+    /**
+     * One site pair's RTT and the fibre distance it allows at most: light in fibre covers about 200 km per ms one
+     * way (≈ 5 µs/km), so 100 km per ms of RTT; queues, routers and detours only add time, so the real path is
+     * shorter than this bound.
+     *
+     * @param siteA         one site
+     * @param siteB         the other (may be the same: intra-site)
+     * @param rttP50Micros  handshake RTT median
+     * @param fibreKmAtMost {@code rttP50Micros / 10}
+     * @param aboveLimit    true when the RTT median is above Oracle's 10 ms support limit
+     */
+    public record Link(String siteA, String siteB, long rttP50Micros, long fibreKmAtMost, boolean aboveLimit) {
+    }
+
+    /** Oracle's support limit for a stretched cluster, µs of RTT. */
+    public static final long LIMIT_MICROS = 10_000;
+
+    static WhatIfReport of(WhatIf w, Host server, Site target, Map<String, RttHistogram> rtt,
+                           Map<String, Long> becomeLocal, Map<String, Long> becomeRemote) {
+        List<Link> links = new ArrayList<>();
+        rtt.forEach((k, h) -> {
+            String[] s = k.split(" ");
+            long p50 = h.percentile(50);
+            links.add(new Link(s[0], s[1], p50, p50 / 10, p50 > LIMIT_MICROS));
+        });
+        long inter = median(rtt, WhatIf.pair(server.site(), target));
+        long intra = median(rtt, WhatIf.pair(target, target));
+        long saved = Math.max(0, inter - intra);
+        long seconds = w.last >= w.first ? Math.max(1, (w.last - w.first + 999) / 1000) : 1;
+        long perSecond = BigDecimal.valueOf((w.callsStopPaying - w.callsStartPaying) * saved)
+                .divide(BigDecimal.valueOf(seconds), 0, RoundingMode.HALF_EVEN).longValue();
+        return new WhatIfReport(server.name(), server.address(), server.site().name(), target.name(), w.crossBefore,
+                w.crossAfter, largestFirst(becomeLocal), largestFirst(becomeRemote), w.callsStopPaying,
+                w.callsStartPaying, seconds, saved, perSecond, links);
+    }
+
+    private static long median(Map<String, RttHistogram> rtt, String pair) {
+        RttHistogram h = rtt.get(pair);
+        return h == null ? 0 : h.percentile(50);
+    }
+
+    private static Map<String, Long> largestFirst(Map<String, Long> m) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        m.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()
+                .thenComparing(Map.Entry.comparingByKey())).forEach(e -> out.put(e.getKey(), e.getValue()));
+        return out;
+    }
+}

@@ -1,0 +1,38 @@
+package io.siteflow.rules.whatif;
+
+import java.util.Locale;
+import java.util.Map;
+
+/** {@code siteflow whatif} as text and as JSON (field names as the record's). Thread-safe. */
+public final class WhatIfText {
+    private WhatIfText() {
+    }
+
+    public static String render(WhatIfReport r) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "what if %s (%s) moved from %s to %s%n", r.server(), r.address(),
+                r.fromSite(), r.toSite()));
+        sb.append(String.format(Locale.ROOT, "  cross-site bytes: %d now, %d after%n", r.crossBytesBefore(),
+                r.crossBytesAfter()));
+        flows(sb, "would become local", r.becomeLocal());
+        flows(sb, "would become cross-site", r.becomeRemote());
+        sb.append(String.format(Locale.ROOT, "  DB calls: %d would stop and %d would start paying %.3f ms of RTT"
+                + " (over %d s)%n", r.callsStopPaying(), r.callsStartPaying(), r.rttSavedMicros() / 1000.0,
+                r.seconds()));
+        sb.append(String.format(Locale.ROOT, "  time per second of work: %.3f ms %s%n",
+                Math.abs(r.microsSavedPerSecond()) / 1000.0, r.microsSavedPerSecond() >= 0 ? "saved" : "added"));
+        sb.append("links (RTT median; fibre distance at most 100 km per ms of RTT: delays only add time):\n");
+        for (WhatIfReport.Link l : r.links()) {
+            sb.append(String.format(Locale.ROOT, "  %s <-> %s: %.3f ms, at most %d km%s%n", l.siteA(), l.siteB(),
+                    l.rttP50Micros() / 1000.0, l.fibreKmAtMost(),
+                    l.aboveLimit() ? "  ABOVE the 10 ms support limit" : ""));
+        }
+        return sb.toString();
+    }
+
+    private static void flows(StringBuilder sb, String what, Map<String, Long> flows) {
+        sb.append("  ").append(flows.size()).append(" flows ").append(what).append(flows.isEmpty() ? "\n" : ":\n");
+        flows.entrySet().stream().limit(10).forEach(e -> sb.append(String.format(Locale.ROOT, "    %s  %d bytes%n",
+                e.getKey(), e.getValue())));
+    }
+}

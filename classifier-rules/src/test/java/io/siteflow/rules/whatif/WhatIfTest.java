@@ -1,0 +1,71 @@
+package io.siteflow.rules.whatif;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.siteflow.model.CallHistogram;
+import io.siteflow.model.FlowRecord;
+import io.siteflow.rules.load.SiteModelLoader;
+import io.siteflow.rules.model.SiteModel;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Moving wls3 from region2 to region1: bytes, flows and DB calls that change side, links and fibre bounds. */
+class WhatIfTest {
+    private static final long T0 = 1_764_000_000_000L;
+    private static final String YAML = """
+            sites:
+              region1: { cidrs: [10.1.0.0/16] }
+              region2: { cidrs: [10.2.0.0/16] }
+            hosts:
+              - { address: 10.1.0.10, name: db1, role: db }
+              - { address: 10.2.0.20, name: wls3, role: app-server }
+              - { address: 10.2.0.21, name: wls4, role: app-server }
+            """;
+
+    private static FlowRecord tcp(String src, String dst, int port, long bytes, Long rtt, long calls) {
+        CallHistogram h = calls == 0 ? CallHistogram.EMPTY
+                : CallHistogram.of(Map.of(CallHistogram.bucketOf(9_500), calls));
+        return new FlowRecord(1, "a", "f", T0, T0 + 10_000, 6, src, 40000, dst, port, bytes, 1, bytes, 1, bytes,
+                bytes, 0x18, 0x18, rtt, null, null, false, "r-" + src + dst + port, null, calls, calls * 9_500, h);
+    }
+
+    @Test
+    void movingTheServerToTheDatabasesSiteMakesItsDbCallsLocalAndItsClusterTrafficRemote() throws Exception {
+        SiteModel model = SiteModelLoader.parse("sites.yaml", YAML).orThrow();
+        WhatIf w = new WhatIf(model, "wls3", "region1");
+        for (FlowRecord r : List.of(tcp("10.2.0.20", "10.1.0.10", 1521, 900_000, 6_500L, 2_000),
+                tcp("10.2.0.20", "10.2.0.21", 7001, 50_000, 300L, 0),
+                tcp("10.2.0.21", "10.1.0.10", 1521, 1_000, 12_000L, 0))) {
+            w.accept(r);
+        }
+
+        WhatIfReport r = w.report();
+
+        assertThat(r.crossBytesBefore()).isEqualTo(1_800_000);
+        assertThat(r.crossBytesAfter()).isEqualTo(100_000);
+        assertThat(r.becomeLocal()).containsExactly(Map.entry("10.2.0.20:40000 -> 10.1.0.10:1521 DB", 1_800_000L));
+        assertThat(r.becomeRemote()).containsExactly(Map.entry("10.2.0.20:40000 -> 10.2.0.21:7001 CLUSTER", 100_000L));
+        assertThat(r.callsStopPaying()).isEqualTo(2_000);
+        assertThat(r.callsStartPaying()).isZero();
+        assertThat(r.seconds()).isEqualTo(10);
+        assertThat(r.rttSavedMicros()).isEqualTo(6_500);
+        assertThat(r.microsSavedPerSecond()).isEqualTo(1_300_000);
+        assertThat(r.links()).containsExactly(new WhatIfReport.Link("region1", "region2", 6_500, 650, false),
+                new WhatIfReport.Link("region2", "region2", 300, 30, false));
+        assertThat(WhatIfText.render(r)).contains("  region1 <-> region2: 6.500 ms, at most 650 km\n",
+                "  DB calls: 2000 would stop and 0 would start paying 6.500 ms of RTT (over 10 s)\n",
+                "  time per second of work: 1300.000 ms saved\n");
+    }
+
+    @Test
+    void namesAServerOrSiteTheModelDoesNotHave() throws Exception {
+        SiteModel model = SiteModelLoader.parse("sites.yaml", YAML).orThrow();
+
+        assertThatThrownBy(() -> new WhatIf(model, "wls9", "region1")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--move wls9=region1: no host wls9 in the site model");
+        assertThatThrownBy(() -> new WhatIf(model, "wls3", "mars")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--move wls3=mars: no site mars in the site model");
+    }
+}
