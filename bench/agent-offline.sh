@@ -4,9 +4,12 @@
 #   (a') siteflow capture -r F --text > /dev/null   (the text report instead of JSON lines)
 #   (b) tcpdump -r F -w /dev/null                   (median of RUNS)
 #   (c) pmacctd, print plugin, 5-tuple aggregation  (once; its fixed 2 s start-up sleep is subtracted)
+#   (d) siteflow capture -r F --bootstrap B          (records to an embedded broker started by this script, the
+#       `siteflow broker` of a fresh data directory; its own row; SKIP_KAFKA=1 leaves it out)
 # The capture (>= 5 M packets, >= 100 k flows) is generated once by io.siteflow.bench.GenerateCapture and
 # reused from $SITEFLOW_BENCH_DIR (default /tmp/siteflow-bench). Prints a Markdown table with ratios.
-# Environment: PACKETS (5500000), SEED (1), RUNS (3), SITEFLOW_BENCH_DIR, SKIP_PMACCT=1, STAGES=1 (per-stage costs).
+# Environment: PACKETS (5500000), SEED (1), RUNS (3), SITEFLOW_BENCH_DIR, SKIP_PMACCT=1, SKIP_KAFKA=1,
+# STAGES=1 (per-stage costs).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -76,6 +79,27 @@ read -r T_AGENT C_AGENT <<<"$(median_of "$RUNS" agent)"
 read -r T_TEXT C_TEXT <<<"$(median_of "$RUNS" agent_text)"
 read -r T_START C_START <<<"$(median_of "$RUNS" agent_tiny)"
 
+T_KAFKA=""
+if [ -z "${SKIP_KAFKA:-}" ]; then
+  KDIR="$DIR/kafka-$$"
+  rm -rf "$KDIR"
+  mkdir -p "$KDIR"
+  "$ROOT/siteflow" broker --data-dir "$KDIR/data" > "$KDIR/out" 2> "$KDIR/err" &
+  BROKER_PID=$!
+  trap 'kill "$BROKER_PID" 2>/dev/null; wait "$BROKER_PID" 2>/dev/null; rm -rf "$KDIR"' EXIT
+  for _ in $(seq 240); do
+    [ -s "$KDIR/out" ] && break
+    kill -0 "$BROKER_PID" 2>/dev/null || die "siteflow broker ended: $(tail -3 "$KDIR/err")"
+    sleep 0.5
+  done
+  BOOTSTRAP=$(head -n 1 "$KDIR/out")
+  [ -n "$BOOTSTRAP" ] || die "siteflow broker printed no address within 120 s"
+  agent_kafka() { "$ROOT/siteflow" capture -r "$FILE" --bootstrap "$BOOTSTRAP" --agent bench --spool-dir "$KDIR/spool"; }
+  read -r T_KAFKA C_KAFKA <<<"$(median_of "$RUNS" agent_kafka)"
+  kill "$BROKER_PID"
+  wait "$BROKER_PID" 2>/dev/null || true
+fi
+
 T_PMACCT=""
 PM_PACKETS=""
 if [ -z "${SKIP_PMACCT:-}" ]; then
@@ -113,6 +137,10 @@ row "siteflow agent (median of $RUNS)" "siteflow capture -r F --json > /dev/null
 row "siteflow agent, text report (median of $RUNS)" "siteflow capture -r F --text > /dev/null" "$T_TEXT" "$C_TEXT"
 row "siteflow agent minus JVM start-up ($((T_START / 1000000)) ms)" "same, minus a 1-packet run" \
   "$((T_AGENT - T_START))" "$((C_AGENT - C_START))"
+if [ -n "$T_KAFKA" ]; then
+  row "siteflow agent to Kafka (median of $RUNS; the broker's CPU not counted)" \
+    "siteflow capture -r F --bootstrap B (embedded broker)" "$T_KAFKA" "$C_KAFKA"
+fi
 if [ -n "$T_PMACCT" ]; then
   row "pmacctd (1 run, minus its 2 s sleep)" "pmacctd -f pmacctd.conf (print, 5-tuple)" "$T_PMACCT" "$C_PMACCT"
   echo
