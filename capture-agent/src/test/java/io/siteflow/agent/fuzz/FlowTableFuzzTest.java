@@ -33,6 +33,21 @@ class FlowTableFuzzTest {
     static final int MAX_FLOWS = 16;
     private static final long T0 = 1_764_000_000_000_000_000L;
     private static final int[] SERVER_PORTS = {1521, 7001, 8080, 443, 5432, 3306, 9000, 53};
+    /** [IPv6][client][port]: 8 clients on 8 ports each, in IPv4 and in IPv6 (built once: parsing costs). */
+    private static final Endpoint[][][] CLIENTS = new Endpoint[2][8][8];
+    /** [IPv6][server]: 8 servers, each on its own service port. */
+    private static final Endpoint[][] SERVERS = new Endpoint[2][8];
+
+    static {
+        for (int i = 0; i < 8; i++) {
+            for (int port = 0; port < 8; port++) {
+                CLIENTS[0][i][port] = Endpoint.of("10.2.0." + (20 + i), 40000 + port);
+                CLIENTS[1][i][port] = Endpoint.of("fd00:2::" + (i + 1), 40000 + port);
+            }
+            SERVERS[0][i] = Endpoint.of("10.1.0." + (10 + i), SERVER_PORTS[i]);
+            SERVERS[1][i] = Endpoint.of("fd00:1::" + (i + 1), SERVER_PORTS[i]);
+        }
+    }
     private static final FlowTableConfig CONFIG = FlowTableConfig.DEFAULTS.withMaxFlows(MAX_FLOWS)
             .withActiveTimeout(Duration.ofSeconds(2)).withIdleTimeout(Duration.ofSeconds(5));
 
@@ -89,11 +104,9 @@ class FlowTableFuzzTest {
 
     /** op bit 0: UDP; bits 2-4: client; bits 5-7: server; a: bit 0 from the server, bit 1 IPv6, bits 2-4 client port, rest TCP flags. */
     private static byte[] frame(int op, int a, int b, byte[] payload) {
-        boolean v6 = (a & 2) != 0;
-        int client = op >>> 2 & 7;
-        int server = op >>> 5;
-        Endpoint c = Endpoint.of(v6 ? "fd00:2::" + (client + 1) : "10.2.0." + (20 + client), 40000 + (a >>> 2 & 7));
-        Endpoint s = Endpoint.of(v6 ? "fd00:1::" + (server + 1) : "10.1.0." + (10 + server), SERVER_PORTS[server]);
+        int v6 = (a & 2) >>> 1;
+        Endpoint c = CLIENTS[v6][op >>> 2 & 7][a >>> 2 & 7];
+        Endpoint s = SERVERS[v6][op >>> 5];
         Endpoint src = (a & 1) == 0 ? c : s;
         Endpoint dst = (a & 1) == 0 ? s : c;
         if ((op & 1) != 0) {
