@@ -100,14 +100,17 @@ echo "$HARNESSES" | while read -r module class method; do
   rm -rf "$findings"; mkdir -p "$corpus" "$findings" "$(dirname "$log")"
   if [ "${class##*.}" = CaptureFileFuzzTest ] && [ -d "$SHARED" ]; then
     # extra seeds: the shared corpus's small captures, copied into the work directory only
-    find "$SHARED" -type f \( -name '*.pcap' -o -name '*.pcapng' -o -name '*.cap' \) -size -64k \
-        -exec cp -t "$corpus" {} + 2>/dev/null || true
+    find "$SHARED" -type f \( -name '*.pcap' -o -name '*.pcapng' -o -name '*.cap' \) -size -64k | while read -r f; do
+      cp "$f" "$corpus/shared-$(echo "$f" | md5sum | cut -c1-12)"   # several files share a name
+    done
   fi
   echo "fuzzing $name for ${SECONDS_EACH}s (log: $log)" >&2
+  # --hooks=true: the test resources' junit-platform.properties turn the hooks (and so the coverage
+  # instrumentation) off for mvn verify, and the Jazzer command line reads that file too
   start=$(date +%s)
   (cd "$ROOT/$module" && nice -n "$NICE" java -Xmx1g -cp "$(classpath "$module")" com.code_intelligence.jazzer.Jazzer \
       --target_class="$class" --target_method="$method" --instrumentation_includes='io.siteflow.**' \
-      --keep_going=50 "$corpus" -max_total_time="$SECONDS_EACH" -timeout=30 -rss_limit_mb=3072 \
+      --hooks=true --dedup=true --keep_going=50 "$corpus" -max_total_time="$SECONDS_EACH" -timeout=30 -rss_limit_mb=3072 \
       -artifact_prefix="$findings/" -print_final_stats=1) > "$log" 2>&1 || true
   took=$(( $(date +%s) - start ))
   runs=$(grep -Eo 'Done [0-9]+ runs' "$log" | tail -1 | grep -Eo '[0-9]+' || true)
