@@ -5,7 +5,7 @@ import io.siteflow.model.FlowRecord;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Test sink that keeps every record. */
+/** Test sink that keeps every record (also used by the fuzz harnesses). */
 public final class CollectingSink implements FlowSink {
     public final List<FlowRecord> records = new ArrayList<>();
 

@@ -1,0 +1,47 @@
+package io.siteflow.model.fuzz;
+
+import io.siteflow.model.FlowRecord;
+import io.siteflow.model.FlowRecordJson;
+import io.siteflow.model.wire.Heartbeat;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Writes the seed inputs of this module's fuzz harnesses with the module's own writers ({@link FlowRecordJson},
+ * {@link Heartbeat#toJson()}). Run by {@code bench/fuzz.sh --seeds}; the output is committed under
+ * {@code src/test/resources/io/siteflow/model/fuzz/}. Argument: the module directory.
+ */
+public final class SeedCorpus {
+    /** A TCP database flow with RTTs, a UDP flow without, a TLS flow with a server name over IPv6. */
+    public static final List<FlowRecord> RECORDS = List.of(
+            new FlowRecord(1, "wls3", "ens3", 1_764_000_000_000L, 1_764_000_010_000L, 6, "10.2.0.20", 40112,
+                    "10.1.0.10", 1521, 9_312_000, 7000, 120_000, 3000, 9_802_000, 318_000, 0x1B, 0x1B, 6500L,
+                    "oracle-tns", null, false, "run1-17", 6510L),
+            new FlowRecord(1, "edge-r1", "ens4", 1_764_000_000_000L, 1_764_000_000_004L, 17, "10.2.0.21", 53011,
+                    "10.1.0.2", 53, 61, 1, 77, 1, 75, 91, 0, 0, null, null, null, true, "run2-1", null),
+            new FlowRecord(1, "wls4", "ens3", 1_764_000_000_000L, 1_764_000_030_000L, 6, "fd00:2::21", 51000,
+                    "fd00:1::11", 443, 4000, 12, 90_000, 70, 4960, 95_600, 0x1F, 0x1B, 6600L, "tls",
+                    "soa.region1.example", true, "run3-99", null));
+
+    private SeedCorpus() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        Path out = Path.of(args[0]).resolve("src/test/resources/io/siteflow/model/fuzz");
+        for (FlowRecord r : RECORDS) {
+            write(out.resolve("FlowRecordJsonFuzzTestInputs/parsesOrRejectsWithAMessage"), r.id(),
+                    FlowRecordJson.toBytes(r));
+        }
+        write(out.resolve("HeartbeatFuzzTestInputs/readsOrAnswersEmpty"), "wls3",
+                new Heartbeat("wls3", "ens3", 1_764_000_000_000L, 123_456, 7, 0, 2, 1000, 10, 0).toJson());
+        write(out.resolve("HeartbeatFuzzTestInputs/readsOrAnswersEmpty"), "edge-r1",
+                new Heartbeat("edge-r1", "", 1_764_000_000_000L, 0, 0, 0, 0, 0, 0, 500).toJson());
+    }
+
+    private static void write(Path dir, String name, byte[] content) throws IOException {
+        Files.createDirectories(dir);
+        Files.write(dir.resolve(name), content);
+    }
+}
