@@ -170,10 +170,7 @@ public final class ProcessCommand implements Callable<Integer> {
     private int run(ProcessorSettings settings, String yaml, PrintWriter err) {
         Optional<HttpFrontend> frontend = Optional.ofNullable(given.get());
         try {
-            if (replicationFactor == null) {
-                settings = settings.withTopics(Startup.replicationForCluster(settings));
-            }
-            Startup.prepare(settings, yaml);
+            settings = Startup.prepare(settings, yaml, replicationFactor == null);
         } catch (RuntimeException e) {
             err.println("siteflow process: " + e.getMessage());
             return ExitCodes.FAILURE;

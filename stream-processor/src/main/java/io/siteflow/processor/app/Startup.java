@@ -41,9 +41,13 @@ final class Startup {
      *                               naming the step when Kafka refuses or does not answer within 30 s, or when
      *                               {@code siteflow.flows} and the topology's {@code by-server} topic disagree on
      *                               their partition count ({@link #checkPartitions})
+     * @param autoReplication true when {@code --replication-factor} was not given: the topics get
+     *                        {@link #replicationForCluster}
+     * @return the settings the processor runs with (with the cluster's replication when {@code autoReplication})
      */
-    static void prepare(ProcessorSettings settings, String yaml) {
-        requireBroker(settings);
+    static ProcessorSettings prepare(ProcessorSettings given, String yaml, boolean autoReplication) {
+        requireBroker(given);
+        ProcessorSettings settings = autoReplication ? given.withTopics(replicationForCluster(given)) : given;
         try (Admin admin = Admin.create(client(settings))) {
             TopicAdmin.ensureTopics(admin, settings.topics());
             requireSafe(TopicCheck.run(admin, settings.topics().names()));
@@ -63,6 +67,7 @@ final class Startup {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("publish site model: interrupted", e);
         }
+        return settings;
     }
 
     /** Within ~10 s, the address tried and what failed: refused, DNS, TLS handshake, authentication. */
