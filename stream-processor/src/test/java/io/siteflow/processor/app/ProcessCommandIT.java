@@ -176,14 +176,7 @@ class ProcessCommandIT {
                         org.apache.kafka.clients.admin.NewPartitions.increaseTo(7))).all().get(30, TimeUnit.SECONDS);
             }
 
-            StringWriter err = new StringWriter();
-            var cl = ProcessCommand.commandLine(new ProcessCommand());
-            cl.setOut(new PrintWriter(new StringWriter(), true));
-            cl.setErr(new PrintWriter(err, true));
-            int exit = cl.execute(args(broker));
-
-            assertThat(exit).isEqualTo(1);
-            assertThat(err.toString()).isEqualTo("siteflow process: siteflow.flows has 7 partitions but "
+            assertThat(refusal(broker)).isEqualTo("siteflow process: siteflow.flows has 7 partitions but "
                     + "it-process-by-server-repartition has 5, the count siteflow.flows had when application "
                     + "it-process first ran; the audit state is spread over tasks by that count, and Kafka cannot "
                     + "take partitions away. Run with a new --application-id, which builds its state again from the "
@@ -202,18 +195,21 @@ class ProcessCommandIT {
                         (short) 1))).all().get(30, TimeUnit.SECONDS);
             }
 
-            StringWriter err = new StringWriter();
-            var cl = ProcessCommand.commandLine(new ProcessCommand());
-            cl.setOut(new PrintWriter(new StringWriter(), true));
-            cl.setErr(new PrintWriter(err, true));
-            int exit = cl.execute(args(broker));
-
-            assertThat(exit).isEqualTo(1);
-            assertThat(err.toString()).isEqualTo("siteflow process: unsafe topics, refusing to start: "
+            assertThat(refusal(broker)).isEqualTo("siteflow process: unsafe topics, refusing to start: "
                     + "siteflow.sites: cleanup.policy=delete: retention would delete the site model; it must be "
                     + "compacted (cleanup.policy=compact) (siteflow topics check prints them all; "
                     + "docs/OPERATIONS.md, \"Topic safety\")" + System.lineSeparator());
         }
+    }
+
+    /** What {@code siteflow process} prints on standard error when it refuses to start (exit 1, checked). */
+    private String refusal(EmbeddedKafkaBroker broker) throws java.io.IOException {
+        StringWriter err = new StringWriter();
+        var cl = ProcessCommand.commandLine(new ProcessCommand());
+        cl.setOut(new PrintWriter(new StringWriter(), true));
+        cl.setErr(new PrintWriter(err, true));
+        assertThat(cl.execute(args(broker))).as(err.toString()).isEqualTo(1);
+        return err.toString();
     }
 
     record Running(ProcessCommand command, CompletableFuture<Integer> exit) {
