@@ -15,16 +15,15 @@ import io.siteflow.rules.model.Host;
 import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.verdict.Verdict;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code siteflow audit}: capture → flows → classify → verdict, offline, without Kafka. */
@@ -45,11 +44,8 @@ public final class AuditCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "FILE", description = "Capture file: pcap, pcapng or gzip-compressed.")
-    Path capture;
-
-    @Option(names = "--sites", required = true, paramLabel = "FILE", description = "The site model (sites.yaml).")
-    Path sites;
+    @Mixin
+    CaptureInput input;
 
     @Option(names = "--format", defaultValue = "text", paramLabel = "FORMAT",
             description = "text (default), json (the verdict JSON of DESIGN.md) or csv.")
@@ -72,19 +68,13 @@ public final class AuditCommand implements Callable<Integer> {
         if (windowSeconds <= 0) {
             throw new ParameterException(spec.commandLine(), "--window " + windowSeconds + ": must be positive");
         }
-        Optional<String> unreadable = FileReplay.check(capture);
-        if (unreadable.isPresent()) {
-            err.println(unreadable.get());
-            err.flush();
-            return ExitCodes.INPUT;
-        }
-        Optional<SiteModel> model = SiteModels.load(sites, err, false);
+        Optional<SiteModel> model = input.check(err);
         if (model.isEmpty()) {
             return ExitCodes.INPUT;
         }
         String serverFilter = server == null ? null : serverAddress(model.get());
         OfflineAudit audit = new OfflineAudit(model.get(), windowSeconds * 1000L);
-        FileReplay.Result replay = FileReplay.run(capture, agent, FlowTableConfig.DEFAULTS, new FlowSink() {
+        FileReplay.Result replay = FileReplay.run(input.capture, agent, FlowTableConfig.DEFAULTS, new FlowSink() {
             @Override
             public void accept(FlowRecord r) {
                 audit.accept(r);
@@ -94,7 +84,7 @@ public final class AuditCommand implements Callable<Integer> {
             public void close() {
             }
         });
-        AuditReport report = filter(audit.report(capture.getFileName().toString(), replay.counters().packets(), 0),
+        AuditReport report = filter(audit.report(input.capture.getFileName().toString(), replay.counters().packets(), 0),
                 serverFilter);
         PrintWriter out = spec.commandLine().getOut();
         out.print(switch (format) {
@@ -122,7 +112,7 @@ public final class AuditCommand implements Callable<Integer> {
             String names = model.hosts().stream().map(Host::name).filter(n -> n != null && !n.isEmpty())
                     .collect(Collectors.joining(", "));
             throw new ParameterException(spec.commandLine(), "--server " + server + ": neither an IP address nor a host of "
-                    + sites + (names.isEmpty() ? "" : " (hosts: " + names + ")"));
+                    + input.sites + (names.isEmpty() ? "" : " (hosts: " + names + ")"));
         }
     }
 

@@ -8,14 +8,13 @@ import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.whatif.WhatIf;
 import io.siteflow.rules.whatif.WhatIfText;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code siteflow whatif}: what moving a server to another site would change, from a capture. */
@@ -33,11 +32,8 @@ public final class WhatIfCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "FILE", description = "Capture file: pcap, pcapng or gzip-compressed.")
-    Path capture;
-
-    @Option(names = "--sites", required = true, paramLabel = "FILE", description = "The site model (sites.yaml).")
-    Path sites;
+    @Mixin
+    CaptureInput input;
 
     @Option(names = "--move", required = true, paramLabel = "SERVER=SITE",
             description = "The server (name or address in the site model) and the site it would move to.")
@@ -50,7 +46,7 @@ public final class WhatIfCommand implements Callable<Integer> {
         if (eq <= 0 || eq == move.length() - 1) {
             throw new ParameterException(spec.commandLine(), "--move " + move + ": expected SERVER=SITE");
         }
-        Optional<SiteModel> model = SiteModels.load(sites, err, false);
+        Optional<SiteModel> model = input.check(err);
         if (model.isEmpty()) {
             return ExitCodes.INPUT;
         }
@@ -60,7 +56,7 @@ public final class WhatIfCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        FileReplay.Result replay = FileReplay.run(capture, "whatif", FlowTableConfig.DEFAULTS,
+        FileReplay.Result replay = FileReplay.run(input.capture, "whatif", FlowTableConfig.DEFAULTS,
                 FlowSink.to(whatIf::accept));
         PrintWriter out = spec.commandLine().getOut();
         out.print(WhatIfText.render(whatIf.report()));

@@ -1,0 +1,36 @@
+package io.siteflow.cli;
+
+import io.siteflow.agent.app.FileReplay;
+import io.siteflow.rules.model.SiteModel;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The inputs of the offline commands that read a capture with a site model ({@code audit}, {@code whatif}), as a
+ * picocli mixin, and the one order they are checked in: the capture first, then the model, before anything is
+ * printed.
+ */
+final class CaptureInput {
+    @Parameters(paramLabel = "FILE", description = "Capture file: pcap, pcapng or gzip-compressed.")
+    Path capture;
+
+    @Option(names = "--sites", required = true, paramLabel = "FILE", description = "The site model (sites.yaml).")
+    Path sites;
+
+    /**
+     * The site model, once the capture is known to be readable; empty after printing why not (a capture that cannot
+     * be read, or every diagnostic of a model with errors): the command exits 2.
+     */
+    Optional<SiteModel> check(PrintWriter err) {
+        Optional<String> unreadable = FileReplay.check(capture);
+        if (unreadable.isPresent()) {
+            err.println(unreadable.get());
+            err.flush();
+            return Optional.empty();
+        }
+        return SiteModels.load(sites, err, false);
+    }
+}
