@@ -33,7 +33,7 @@ public record Cidr(long hi, long lo, int bits, boolean v4) {
         int len = max;
         if (slash >= 0) {
             String p = s.substring(slash + 1);
-            if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(Character::isDigit)
+            if (p.isEmpty() || p.length() > 3 || !Digits.ascii(p)
                     || Integer.parseInt(p) > max) {
                 throw new IllegalArgumentException(s + ": prefix length must be 0-" + max);
             }

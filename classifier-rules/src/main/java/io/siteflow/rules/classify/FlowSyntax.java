@@ -1,5 +1,6 @@
 package io.siteflow.rules.classify;
 
+import io.siteflow.model.Digits;
 import io.siteflow.model.IpAddresses;
 import io.siteflow.model.L7Protocol;
 import io.siteflow.rules.model.Flow;
@@ -93,7 +94,7 @@ public final class FlowSyntax {
             }
             return;
         }
-        if (port.isEmpty() || port.length() > 5 || !port.chars().allMatch(Character::isDigit)
+        if (port.isEmpty() || port.length() > 5 || !Digits.ascii(port)
                 || Integer.parseInt(port) > 65535) {
             throw new IllegalArgumentException("\"" + port + "\" is not a port (0-65535)");
         }

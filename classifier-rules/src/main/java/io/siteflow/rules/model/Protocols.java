@@ -1,5 +1,6 @@
 package io.siteflow.rules.model;
 
+import io.siteflow.model.Digits;
 import java.util.Locale;
 
 /** Names of IP protocol numbers as rules and the explain syntax write them. Static helpers; thread-safe. */
@@ -36,7 +37,7 @@ public final class Protocols {
             case "icmpv6": return ICMPV6;
             default: break;
         }
-        if (text.isEmpty() || text.length() > 3 || !text.chars().allMatch(Character::isDigit)) {
+        if (text.isEmpty() || text.length() > 3 || !Digits.ascii(text)) {
             return -1;
         }
         int n = Integer.parseInt(text);

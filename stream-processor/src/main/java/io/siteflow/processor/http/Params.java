@@ -1,6 +1,7 @@
 package io.siteflow.processor.http;
 
 import io.javalin.http.Context;
+import io.siteflow.model.Digits;
 import io.siteflow.rules.model.Category;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -38,7 +39,7 @@ final class Params {
             throw new BadRequest(name + ": required (epoch ms or ISO-8601 instant)");
         }
         Instant t;
-        if (v.chars().allMatch(Character::isDigit) && v.length() <= 18) {
+        if (Digits.ascii(v) && v.length() <= 18) {
             t = Instant.ofEpochMilli(Long.parseLong(v));
         } else {
             try {

@@ -1,5 +1,6 @@
 package io.siteflow.agent.publish.kafka;
 
+import io.siteflow.model.Digits;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -36,7 +37,7 @@ final class SpoolSegment {
             return -1;
         }
         String digits = name.substring(0, 20);
-        return digits.chars().allMatch(Character::isDigit) ? Long.parseLong(digits) : -1;
+        return Digits.ascii(digits) ? Long.parseLong(digits) : -1;
     }
 
     static ByteBuffer header() {
