@@ -118,6 +118,16 @@ final class FlowRecordBinary {
                     m.put(b.getInt(), b.getLong());
                 }
                 hist = CallHistogram.of(m);
+                // the writer sets the bit only for calls > 0, and the JSON codec's rule holds here too: a block
+                // that would not write back the same is not one this layout wrote
+                if (calls <= 0 || callMicros < 0) {
+                    throw new IllegalArgumentException("DB calls block with dbCalls " + calls + " and dbCallMicros "
+                            + callMicros + " (a block is written only for dbCalls > 0, dbCallMicros >= 0)");
+                }
+                if (hist.total() != calls) {
+                    throw new IllegalArgumentException(hist.total() + " calls in the buckets, but dbCalls is "
+                            + calls);
+                }
             }
             if (b.hasRemaining()) {
                 throw new IllegalArgumentException(b.remaining() + " bytes after the record");

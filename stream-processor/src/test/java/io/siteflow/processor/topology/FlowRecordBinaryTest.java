@@ -48,4 +48,19 @@ class FlowRecordBinaryTest {
                 .isInstanceOf(SerializationException.class)
                 .hasMessage("t: not a binary flow record (first byte 7)");
     }
+    @Test
+    void refusesADbCallsBlockThatWouldNotWriteBackTheSame() {
+        // found by bench/fuzz.sh (FlowRecordBinaryFuzzTest): a block with 0 calls read, then vanished on writing
+        byte[] b = FlowRecordBinary.write(FULL);
+        int block = b.length - (8 + 8 + 4 + 2 * 12);
+        java.nio.ByteBuffer.wrap(b).putLong(block, 0);
+        assertThatThrownBy(() -> TopologySpec.FLOW_RECORD.deserializer().deserialize("t", b))
+                .isInstanceOf(SerializationException.class)
+                .hasMessage("t: DB calls block with dbCalls 0 and dbCallMicros 66000 (a block is written only for "
+                        + "dbCalls > 0, dbCallMicros >= 0)");
+        java.nio.ByteBuffer.wrap(b).putLong(block, 8);
+        assertThatThrownBy(() -> TopologySpec.FLOW_RECORD.deserializer().deserialize("t", b))
+                .isInstanceOf(SerializationException.class)
+                .hasMessage("t: 7 calls in the buckets, but dbCalls is 8");
+    }
 }
