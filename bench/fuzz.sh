@@ -113,9 +113,10 @@ echo "$HARNESSES" | while read -r module class method; do
       --hooks=true --dedup=true --keep_going=50 "$corpus" -max_total_time="$SECONDS_EACH" -timeout=30 -rss_limit_mb=3072 \
       -artifact_prefix="$findings/" -print_final_stats=1) > "$log" 2>&1 || true
   took=$(( $(date +%s) - start ))
-  runs=$(grep -Eo 'Done [0-9]+ runs' "$log" | tail -1 | grep -Eo '[0-9]+' || true)
-  [ -n "$runs" ] || runs=$(grep -Eo '^#[0-9]+' "$log" | tail -1 | tr -d '#' || true)
-  cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' "$log" | tail -1 || true)
+  # -a: a log holding a finding has its bytes and reads as binary to grep
+  runs=$(grep -aEo 'Done [0-9]+ runs' "$log" | tail -1 | grep -Eo '[0-9]+' || true)
+  [ -n "$runs" ] || runs=$(grep -aEo '^#[0-9]+' "$log" | tail -1 | tr -d '#' || true)
+  cov=$(grep -aEo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' "$log" | tail -1 || true)
   found=$(find "$findings" -type f | wc -l)
   echo "| ${class##*.}#$method | $took | ${runs:-0} | $(( ${runs:-0} / (took > 0 ? took : 1) )) | $(echo "$cov" | awk '{print $2 " / " $4}') | $(echo "$cov" | awk '{print $6}') | $found |" >> "$TABLE"
 done
