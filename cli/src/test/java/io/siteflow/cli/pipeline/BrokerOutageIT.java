@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.siteflow.cli.CommandRun;
 import io.siteflow.lab.NetnsLab;
 import io.siteflow.model.FlowRecord;
-import io.siteflow.model.FlowRecordJson;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;
 import io.siteflow.rules.audit.AuditReport;
 import io.siteflow.rules.verdict.Verdict;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,7 +56,7 @@ class BrokerOutageIT {
     }
 
     private void run(NetnsLab lab) throws Exception {
-        String yaml = sites(lab);
+        String yaml = SocketTraffic.siteModel(lab);
         Path sites = Files.writeString(dir.resolve("sites.yaml"), yaml);
         Path json = dir.resolve("agent.jsonl");
         List<EmbeddedKafkaBroker> brokers = new ArrayList<>();
@@ -94,7 +92,7 @@ class BrokerOutageIT {
                 assertThat(capture.exitCode()).as(capture.err()).isZero();
                 Matcher m = KAFKA_LINE.matcher(capture.err());
                 assertThat(m.find()).as(capture.err()).isTrue();
-                List<FlowRecord> records = read(json);
+                List<FlowRecord> records = Offline.records(json);
                 assertThat(Long.parseLong(m.group(1))).as("sent").isEqualTo(records.size());
                 assertThat(Long.parseLong(m.group(2))).as("spooled during the outage").isPositive()
                         .isEqualTo(Long.parseLong(m.group(3)));
@@ -122,33 +120,5 @@ class BrokerOutageIT {
                 brokers.get(i).close();
             }
         }
-    }
-
-    /** Site "local" holds the app server A, site "remote" the database B; rules by port. */
-    private static String sites(NetnsLab lab) {
-        return """
-                threshold: 0.90
-                minCrossBytes: 1000
-                defaults: none
-                sites:
-                  local: { cidrs: [%1$s/32] }
-                  remote: { cidrs: [%2$s/32] }
-                hosts:
-                  - { address: %2$s, name: db-b, role: db }
-                  - { address: %1$s, name: app-a, role: app-server }
-                rules:
-                  - { name: oracle-ports, category: DB, ports: [1521] }
-                  - { name: t3, category: CLUSTER, ports: [7001] }
-                """.formatted(lab.addressA(), lab.addressB());
-    }
-
-    private static List<FlowRecord> read(Path json) throws Exception {
-        List<FlowRecord> out = new ArrayList<>();
-        for (String line : Files.readAllLines(json, StandardCharsets.UTF_8)) {
-            if (!line.isBlank()) {
-                out.add(FlowRecordJson.parse(line.getBytes(StandardCharsets.UTF_8)));
-            }
-        }
-        return out;
     }
 }

@@ -27,7 +27,7 @@ import org.awaitility.Awaitility;
  * {@code siteflow process} run in this JVM on its own thread, exactly as the command line starts it
  * ({@link ProcessCommand}), with its own state directory. {@link #close()} stops it as SIGTERM would.
  */
-final class InProcessProcessor implements AutoCloseable {
+public final class InProcessProcessor implements AutoCloseable {
     private final ProcessCommand command = new ProcessCommand();
     private final CompletableFuture<Integer> exit;
     private final StringWriter out = new StringWriter();
@@ -45,7 +45,7 @@ final class InProcessProcessor implements AutoCloseable {
     }
 
     /** Starts {@code siteflow process} with application id {@code appId} and waits until Streams is RUNNING. */
-    static InProcessProcessor start(String bootstrap, Path sites, Path stateDir, String appId, String... more) {
+    public static InProcessProcessor start(String bootstrap, Path sites, Path stateDir, String appId, String... more) {
         List<String> args = new ArrayList<>(List.of("--bootstrap", bootstrap, "--sites", sites.toString(),
                 "--state-dir", stateDir.toString(), "--application-id", appId, "--kafka", "commit.interval.ms=100",
                 "--http-port", "0"));
@@ -64,16 +64,16 @@ final class InProcessProcessor implements AutoCloseable {
         });
     }
 
-    ProcessorRuntime runtime() {
+    public ProcessorRuntime runtime() {
         return command.runtime().orElseThrow();
     }
 
-    KafkaStreams.State state() {
+    public KafkaStreams.State state() {
         return runtime().streams().state();
     }
 
     /** The cumulative verdicts as {@code GET /api/verdicts} gives them (this instance answering for all). */
-    List<Verdict> cumulativeVerdicts() {
+    public List<Verdict> cumulativeVerdicts() {
         return runtime().queries().cumulativeVerdicts();
     }
 
@@ -101,12 +101,12 @@ final class InProcessProcessor implements AutoCloseable {
         }
     }
 
-    String err() {
+    public String err() {
         return err.toString();
     }
 
     /** Stops as SIGTERM would and returns the exit code. */
-    int stop() throws Exception {
+    public int stop() throws Exception {
         command.stop();
         return exit.get(60, TimeUnit.SECONDS);
     }

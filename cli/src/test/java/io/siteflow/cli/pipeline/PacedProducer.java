@@ -14,7 +14,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  * as agents would, until all are sent. {@link #done()} throws once a record could not be written.
  * {@link #close()} stops it.
  */
-final class PacedProducer implements AutoCloseable {
+public final class PacedProducer implements AutoCloseable {
     private final List<FlowRecord> records;
     private final KafkaProducer<byte[], byte[]> producer;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
@@ -28,7 +28,7 @@ final class PacedProducer implements AutoCloseable {
         this.perTick = Math.max(1, perSecond / 100);
     }
 
-    static PacedProducer start(String bootstrap, List<FlowRecord> records, int perSecond) {
+    public static PacedProducer start(String bootstrap, List<FlowRecord> records, int perSecond) {
         PacedProducer p = new PacedProducer(bootstrap, records, perSecond);
         p.timer.scheduleAtFixedRate(p::tick, 0, 10, TimeUnit.MILLISECONDS);
         return p;
@@ -53,12 +53,12 @@ final class PacedProducer implements AutoCloseable {
     }
 
     /** Records handed to the producer so far. */
-    int sent() {
+    public int sent() {
         return sent.get();
     }
 
     /** True once every record has been sent and acknowledged; throws when one was not written. */
-    boolean done() {
+    public boolean done() {
         AssertionError e = failure.get();
         if (e != null) {
             throw e;

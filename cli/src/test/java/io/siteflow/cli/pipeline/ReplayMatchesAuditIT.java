@@ -7,8 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.siteflow.cli.CommandRun;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;
-import io.siteflow.rules.verdict.Verdict;
-import io.siteflow.rules.verdict.VerdictJson;
 import io.siteflow.synth.CapturePoint;
 import io.siteflow.synth.StretchedClusterScenario;
 import java.nio.file.Files;
@@ -90,16 +88,16 @@ class ReplayMatchesAuditIT {
                 assertThat(replay.exitCode()).as(replay.err()).isZero();
 
                 Awaitility.await().atMost(Topics.WAIT).ignoreExceptions().untilAsserted(() -> assertThat(
-                        nodes(p.cumulativeVerdicts())).isEqualTo(list(report.get("verdicts"))));
-                List<JsonNode> cumulative = nodes(p.cumulativeVerdicts());
+                        Offline.nodes(p.cumulativeVerdicts())).isEqualTo(Offline.list(report.get("verdicts"))));
+                List<JsonNode> cumulative = Offline.nodes(p.cumulativeVerdicts());
                 for (int i = 0; i < cumulative.size(); i++) {
                     assertSameFigures(cumulative.get(i), report.get("verdicts").get(i));
                 }
 
                 Topics.send(broker.bootstrap(), closers(report, grace));
-                List<JsonNode> windows = nodes(Offline.sorted(Topics.windowVerdicts(broker.bootstrap(),
+                List<JsonNode> windows = Offline.nodes(Offline.sorted(Topics.windowVerdicts(broker.bootstrap(),
                         report.get("windows").size())));
-                assertThat(windows).isEqualTo(list(report.get("windows")));
+                assertThat(windows).isEqualTo(Offline.list(report.get("windows")));
             }
         }
     }
@@ -125,20 +123,6 @@ class ReplayMatchesAuditIT {
             out.add(new FlowRecord(FlowRecord.SCHEMA, "edge-b", "eth0", at, at, 6, server, 39_999, "10.1.0.10", 1521,
                     100, 1, 0, 0, 114, 0, 0x18, 0, null, null, null, false, "closer-" + server));
         }
-        return out;
-    }
-
-    private static List<JsonNode> nodes(List<Verdict> verdicts) throws Exception {
-        List<JsonNode> out = new ArrayList<>();
-        for (Verdict v : verdicts) {
-            out.add(JSON.readTree(VerdictJson.toJson(v)));
-        }
-        return out;
-    }
-
-    private static List<JsonNode> list(JsonNode array) {
-        List<JsonNode> out = new ArrayList<>();
-        array.forEach(out::add);
         return out;
     }
 }

@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * to each that sends a block every 20 ms, plus a short connection to 1521 every second (so flows also end).
  * Bounded: it stops on {@link #close()}.
  */
-final class SocketTraffic implements AutoCloseable {
+public final class SocketTraffic implements AutoCloseable {
     static final int DB_PORT = 1521;
     static final int T3_PORT = 7001;
     private final String server;
@@ -42,7 +42,7 @@ final class SocketTraffic implements AutoCloseable {
     }
 
     /** Starts the listeners in B and the senders in the calling thread's namespace. */
-    static SocketTraffic start(NetnsLab lab) throws Exception {
+    public static SocketTraffic start(NetnsLab lab) throws Exception {
         SocketTraffic t = new SocketTraffic(lab);
         t.timer.submit(() -> t.connect(DB_PORT)).get();
         t.timer.submit(() -> t.connect(T3_PORT)).get();
@@ -50,6 +50,27 @@ final class SocketTraffic implements AutoCloseable {
         t.timer.scheduleAtFixedRate(() -> t.send(1, 300), 5, 20, TimeUnit.MILLISECONDS);
         t.timer.scheduleAtFixedRate(t::shortConnection, 500, 1_000, TimeUnit.MILLISECONDS);
         return t;
+    }
+
+    /**
+     * The site model of this traffic: site "local" holds the app server A, site "remote" the database B; port
+     * {@value #DB_PORT} is DB, {@value #T3_PORT} CLUSTER.
+     */
+    public static String siteModel(NetnsLab lab) {
+        return """
+                threshold: 0.90
+                minCrossBytes: 1000
+                defaults: none
+                sites:
+                  local: { cidrs: [%1$s/32] }
+                  remote: { cidrs: [%2$s/32] }
+                hosts:
+                  - { address: %2$s, name: db-b, role: db }
+                  - { address: %1$s, name: app-a, role: app-server }
+                rules:
+                  - { name: oracle-ports, category: DB, ports: [1521] }
+                  - { name: t3, category: CLUSTER, ports: [7001] }
+                """.formatted(lab.addressA(), lab.addressB());
     }
 
     private Socket connect(int port) throws IOException {

@@ -10,10 +10,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code siteflow broker} as one node of a cluster, in a child JVM ({@code java -cp <test class path>
- * BrokerCommand ...}), output to a log file. {@link #kill()} is SIGKILL to this PID, {@link #close()} SIGTERM, then
- * SIGKILL after 60 s.
+ * BrokerCommand ...}), output to a log file. {@link #kill()} is SIGKILL to this PID, {@link #stop()} and
+ * {@link #close()} SIGTERM, then SIGKILL after 60 s. The child is forked by the calling thread, so it runs in that
+ * thread's network namespace (the cli cluster tests start nodes inside a namespace of their own).
  */
-final class ChildBroker implements AutoCloseable {
+public final class ChildBroker implements AutoCloseable {
     private final Process process;
     private final Path log;
     private final List<String> command;
@@ -25,10 +26,16 @@ final class ChildBroker implements AutoCloseable {
     }
 
     /** Starts {@code siteflow broker} with {@code args}, its output appended to {@code log}. */
-    static ChildBroker start(Path log, List<String> args) throws IOException {
+    public static ChildBroker start(Path log, List<String> args) throws IOException {
+        return start(log, List.of(), args);
+    }
+
+    /** As {@link #start(Path, List)}, with more JVM options (e.g. {@code -Dlogback.configurationFile=...}). */
+    public static ChildBroker start(Path log, List<String> jvmOptions, List<String> args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                BrokerCommand.class.getName()));
+                "-Xmx384m", "-XX:+UseSerialGC"));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), BrokerCommand.class.getName()));
         cmd.addAll(args);
         return launch(log, cmd);
     }
@@ -42,27 +49,31 @@ final class ChildBroker implements AutoCloseable {
     }
 
     /** The same command again, on the same data directory (after {@link #kill()}). */
-    ChildBroker restart() throws IOException {
+    public ChildBroker restart() throws IOException {
         return launch(log, command);
     }
 
     /** How many times a node on this log printed its client address (it prints it each time it is up). */
-    long starts(String advertised) {
+    public long starts(String advertised) {
         return lines().stream().filter(advertised::equals).count();
     }
 
-    boolean alive() {
+    public boolean alive() {
         return process.isAlive();
     }
 
+    public long pid() {
+        return process.pid();
+    }
+
     /** SIGKILL: no controlled shutdown, no flush. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
     /** The last lines of the child's output, for failure messages. */
-    String tail() {
+    public String tail() {
         List<String> lines = lines();
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
     }
@@ -75,14 +86,20 @@ final class ChildBroker implements AutoCloseable {
         }
     }
 
+    /** SIGTERM (a controlled shutdown), waits for the exit (SIGKILL after 60 s) and returns the exit code. */
+    public int stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+        return process.exitValue();
+    }
+
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {
-            process.destroy();
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(30, TimeUnit.SECONDS);
-            }
+            stop();
         }
     }
 }

@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
  * @param truststore the CA's certificate alone, for clients and brokers
  * @param password   the stores' password
  */
-record TestPki(Path keystore, Path truststore, String password) {
-    static TestPki create(Path dir) throws IOException, InterruptedException {
+public record TestPki(Path keystore, Path truststore, String password) {
+    public static TestPki create(Path dir) throws IOException, InterruptedException {
         String pw = "store-" + UUID.randomUUID();
         Path ca = dir.resolve("ca.p12");
         Path caPem = dir.resolve("ca.pem");
