@@ -177,7 +177,8 @@ class SecureClusterFailoverIT {
 
     /** The topics are safe for a three-broker cluster; the ACLs of both principals are in force. */
     private void checkTopicsAndGrantAcls(Admin admin) throws Exception {
-        ThreeBrokers.awaitSafeTopics(admin);
+        brokers.awaitSafeTopics(admin, "--kafka-config", properties("admin.properties", client("admin", adminPassword))
+                .toString());
         List<AclBinding> acls = new ArrayList<>(SiteflowAcls.agent("User:agent"));
         acls.addAll(SiteflowAcls.processor("User:processor", APP));
         admin.createAcls(acls).all().get(60, TimeUnit.SECONDS);

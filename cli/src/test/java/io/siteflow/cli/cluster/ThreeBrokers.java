@@ -2,9 +2,9 @@ package io.siteflow.cli.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.siteflow.cli.CommandRun;
 import io.siteflow.processor.broker.ChildBroker;
 import io.siteflow.processor.broker.SiteflowTopics;
-import io.siteflow.processor.broker.TopicCheck;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -125,20 +126,24 @@ final class ThreeBrokers implements AutoCloseable {
     }
 
     /**
-     * Waits until the nodes have created the siteflow topics, and checks them as {@code siteflow topics check} does:
-     * safe, replication factor 3, {@code min.insync.replicas=2}, on a cluster of three brokers.
+     * Waits until the nodes have created the siteflow topics, then checks them with {@code siteflow topics check}
+     * ({@code clientArgs} added, e.g. {@code --kafka-config FILE}): three brokers, and every siteflow topic safe
+     * with replication factor 3 and {@code min.insync.replicas=2}.
      */
-    static void awaitSafeTopics(Admin admin) {
+    void awaitSafeTopics(Admin admin, String... clientArgs) {
         Awaitility.await("siteflow topics created").atMost(Duration.ofMinutes(2)).ignoreExceptions()
                 .pollInterval(Duration.ofSeconds(1)).until(() -> admin.listTopics().names().get(30, TimeUnit.SECONDS)
                         .containsAll(SiteflowTopics.SINGLE_NODE.names()));
-        TopicCheck check = TopicCheck.run(admin, SiteflowTopics.SINGLE_NODE.names());
-        assertThat(check.brokers()).isEqualTo(3);
-        assertThat(check.rows()).allSatisfy(r -> {
-            assertThat(r.status()).as(r.topic()).isEqualTo(TopicCheck.Status.OK);
-            assertThat(r.replicationFactor()).as(r.topic()).isEqualTo(3);
-            assertThat(r.minInsyncReplicas()).as(r.topic()).isEqualTo(2);
-        });
+        List<String> args = new ArrayList<>(List.of("topics", "check", "--bootstrap", bootstrap()));
+        args.addAll(List.of(clientArgs));
+        CommandRun check = CommandRun.of(args.toArray(String[]::new));
+        assertThat(check.exitCode()).as(check.err()).isZero();
+        assertThat(check.out()).contains("(3 brokers):\n").endsWith("0 unsafe, 0 warnings, 0 missing\n");
+        for (String topic : SiteflowTopics.SINGLE_NODE.names()) {
+            Pattern row = Pattern.compile(Pattern.quote(topic) + " +\\d+ +3 +2  ok *");
+            assertThat(check.out().lines()).as("%s in%n%s", topic, check.out())
+                    .anyMatch(l -> row.matcher(l).matches());
+        }
     }
 
     /** Waits until every replica of every partition of every topic, Kafka's own included, is in sync. */
