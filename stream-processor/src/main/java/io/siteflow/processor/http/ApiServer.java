@@ -6,6 +6,7 @@ import io.javalin.http.HandlerType;
 import io.javalin.http.HttpStatus;
 import io.javalin.http.staticfiles.Location;
 import io.siteflow.processor.query.InstanceClient;
+import io.siteflow.processor.query.OwnersMovingException;
 import io.siteflow.processor.query.SiteflowQueries;
 import io.siteflow.processor.query.StoreView;
 import java.util.List;
@@ -25,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * {@link StoreView}, the internal API other instances read it through ({@link StoreEndpoints},
  * {@link HttpInstanceClient}). With a token, {@code /api/*}, {@code /internal/*} and {@code /metrics} need it.
  * Every path answers only to a {@code Host} that names this server ({@link HostCheck}).
- * Answers 502 when another instance does not answer, 503 while the stores are not queryable (rebalance).
+ * Answers 502 when another instance does not answer a list query, 503 while the stores are not queryable
+ * (start-up) and 503 naming the servers whose owner is moving ({@link OwnersMovingException}: rebalance, a dead
+ * owner, a task still restoring) rather than a wrong or partial number.
  * Start once, stop once; thread-safe.
  */
 public final class ApiServer implements AutoCloseable {
@@ -135,6 +138,7 @@ public final class ApiServer implements AutoCloseable {
             LOG.warn("api: {}", e.getMessage());
             error(ctx, HttpStatus.BAD_GATEWAY, e.getMessage());
         });
+        app.exception(OwnersMovingException.class, ApiServer::moving);
         app.exception(InvalidStateStoreException.class, (e, ctx) ->
                 error(ctx, HttpStatus.SERVICE_UNAVAILABLE, "state stores not queryable yet: " + e.getMessage()));
     }
@@ -162,6 +166,23 @@ public final class ApiServer implements AutoCloseable {
                     .result(ReportCsv.write(r));
             default -> throw new Params.BadRequest("format: \"" + format + "\" is not json or csv");
         }
+    }
+
+    /**
+     * 503 naming the servers whose owner is moving, with {@code Retry-After: 1}: {@code error}, {@code reason}
+     * (each server's, joined), {@code unavailable} ({@code server}, {@code name}, {@code reason} each) and, on
+     * {@code /api/verdicts}, {@code verdicts}: the cumulative verdicts of the servers that were answered.
+     */
+    private static void moving(OwnersMovingException e, Context ctx) {
+        Map<String, Object> body = new java.util.LinkedHashMap<>();
+        body.put("error", e.getMessage());
+        body.put("reason", e.reason());
+        body.put("unavailable", e.unavailable());
+        if (ctx.path().equals("/api/verdicts")) {
+            body.put("verdicts", e.answered());
+        }
+        ctx.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "1").contentType(JSON)
+                .result(ApiJson.write(body));
     }
 
     private static void json(Context ctx, String body) {

@@ -21,7 +21,8 @@ import org.apache.kafka.streams.state.HostInfo;
 /**
  * {@link InstanceClient} over the JDK {@link HttpClient}: the {@link StoreView} of another instance is read
  * from its internal API ({@code GET /internal/store/...}, served by {@link StoreEndpoints}), with the bearer
- * token when one is set. Timeouts: 2 s to connect, 5 s per request. A failure throws
+ * token when one is set. Timeouts: 2 s to connect, 5 s per request. A failure (no answer, or any status but 200
+ * and the 404 of a pair not held there, e.g. the 503 of a task that does not run there now) throws
  * {@link InstanceClient.RemoteQueryException} naming the URL. Thread-safe.
  */
 public final class HttpInstanceClient implements InstanceClient {
@@ -50,14 +51,14 @@ public final class HttpInstanceClient implements InstanceClient {
                 + host.port() + StoreEndpoints.PREFIX;
         return new StoreView() {
             @Override
-            public Optional<String> cumulative(String pairKey) {
-                HttpResponse<String> r = send(base + "/cumulative?pair=" + enc(pairKey));
+            public Optional<String> cumulative(String pairKey, int partition) {
+                HttpResponse<String> r = send(base + "/cumulative?pair=" + enc(pairKey) + task(partition));
                 return r.statusCode() == 404 ? Optional.empty() : Optional.of(body(r));
             }
 
             @Override
-            public boolean observerDrops(String server) {
-                return Boolean.parseBoolean(body(send(base + "/drops?server=" + enc(server))));
+            public boolean observerDrops(String server, int partition) {
+                return Boolean.parseBoolean(body(send(base + "/drops?server=" + enc(server) + task(partition))));
             }
 
             @Override
@@ -86,6 +87,10 @@ public final class HttpInstanceClient implements InstanceClient {
                 return parse(base + "/talkers?ports=" + ports + "&limit=" + limit + cat, TALKERS);
             }
         };
+    }
+
+    private static String task(int partition) {
+        return partition == StoreView.ANY_PARTITION ? "" : "&partition=" + partition;
     }
 
     private static String enc(String s) {

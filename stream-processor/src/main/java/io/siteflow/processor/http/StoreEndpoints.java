@@ -8,8 +8,10 @@ import java.util.Map;
 
 /**
  * The internal API through which other instances read this instance's {@link StoreView}
- * ({@link HttpInstanceClient} is the client): {@code GET /internal/store/cumulative?pair=K} (the aggregate JSON,
- * 404 when not held here), {@code /drops?server=S} ({@code true|false}), {@code /latest} and
+ * ({@link HttpInstanceClient} is the client): {@code GET /internal/store/cumulative?pair=K&partition=P} (the
+ * aggregate JSON, 404 when not held here; 503 when the task of partition {@code P} does not run here now, so that
+ * a moving key is never answered as empty; without {@code partition} any task held here),
+ * {@code /drops?server=S&partition=P} ({@code true|false}), {@code /latest} and
  * {@code /windows?from&to} (JSON arrays of verdict JSON <em>strings</em>, so numbers travel unchanged),
  * {@code /alerts?limit}, {@code /talkers?ports&category&limit}, {@code /baselines} (epoch ms). Not for people; same token as {@code /api}.
  */
@@ -22,10 +24,11 @@ final class StoreEndpoints {
     static void register(Javalin app, StoreView store) {
         app.get(PREFIX + "/cumulative", ctx -> {
             String pair = Params.text(ctx, "pair");
-            store.cumulative(pair).ifPresentOrElse(json -> json(ctx, json), () -> ctx.status(HttpStatus.NOT_FOUND)
+            store.cumulative(pair, partition(ctx)).ifPresentOrElse(json -> json(ctx, json), () -> ctx.status(HttpStatus.NOT_FOUND)
                     .contentType("application/json").result(ApiJson.write(Map.of("error", "no aggregate for " + pair))));
         });
-        app.get(PREFIX + "/drops", ctx -> json(ctx, Boolean.toString(store.observerDrops(Params.text(ctx, "server")))));
+        app.get(PREFIX + "/drops", ctx -> json(ctx, Boolean.toString(store.observerDrops(Params.text(ctx, "server"),
+                partition(ctx)))));
         app.get(PREFIX + "/latest", ctx -> json(ctx, ApiJson.write(store.latestWindows())));
         app.get(PREFIX + "/windows", ctx -> json(ctx, ApiJson.write(store.windows(Params.time(ctx, "from"),
                 Params.time(ctx, "to")))));
@@ -34,6 +37,10 @@ final class StoreEndpoints {
         app.get(PREFIX + "/baselines", ctx -> json(ctx, ApiJson.write(store.baselineStarts())));
         app.get(PREFIX + "/talkers", ctx -> json(ctx, ApiJson.write(store.talkers(Params.flag(ctx, "ports"),
                 Params.category(ctx), Params.integer(ctx, "limit", ApiViews.TALKERS_DEFAULT, 0, ApiViews.TALKERS_MAX)))));
+    }
+
+    private static int partition(Context ctx) {
+        return Params.integer(ctx, "partition", StoreView.ANY_PARTITION, StoreView.ANY_PARTITION, Integer.MAX_VALUE);
     }
 
     private static void json(Context ctx, String body) {

@@ -2,7 +2,6 @@ package io.siteflow.processor.query;
 
 import io.siteflow.processor.topology.TopologySpec;
 import java.util.List;
-import java.util.Optional;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
@@ -15,11 +14,30 @@ import org.apache.kafka.streams.state.HostInfo;
  */
 public interface Cluster {
 
+    /** Where the task of an audited server's address runs now. */
+    sealed interface Owner permits Here, At, Moving {
+    }
+
+    /**
+     * This instance owns it, in the task of {@code partition} ({@link StoreView#ANY_PARTITION} on a single
+     * instance, where every task is local). Its store may still be restoring: reading it there says so.
+     */
+    record Here(int partition) implements Owner {
+    }
+
+    /** Another instance owns it, in the task of {@code partition}. */
+    record At(HostInfo host, int partition) implements Owner {
+    }
+
+    /** No instance owns it now (the instances are rebalancing); {@code reason} says so for people. */
+    record Moving(String reason) implements Owner {
+    }
+
     /** One instance: every key is local, there are no others. */
     Cluster SINGLE = new Cluster() {
         @Override
-        public Optional<HostInfo> remoteOwner(String server) {
-            return Optional.empty();
+        public Owner owner(String server) {
+            return new Here(StoreView.ANY_PARTITION);
         }
 
         @Override
@@ -28,24 +46,28 @@ public interface Cluster {
         }
     };
 
-    /** The other instance that owns the task of this audited server's address, empty when it is this one. */
-    Optional<HostInfo> remoteOwner(String server);
+    /** The instance that owns the task of this audited server's address, or why none does now. */
+    Owner owner(String server);
 
     /** The other instances that hold any part of the audit stores. */
     List<HostInfo> others();
 
     /**
      * Over {@link KafkaStreams} metadata ({@code queryMetadataForKey} / {@code streamsMetadataForStore}); {@code self}
-     * is this instance's {@code application.server}. Unknown owners (during a rebalance) count as local.
+     * is this instance's {@code application.server}. A key without an active host (during a rebalance) is
+     * {@link Moving}, never taken for local.
      */
     static Cluster of(KafkaStreams streams, HostInfo self) {
         return new Cluster() {
             @Override
-            public Optional<HostInfo> remoteOwner(String server) {
+            public Owner owner(String server) {
                 KeyQueryMetadata m = streams.queryMetadataForKey(TopologySpec.CUMULATIVE_STORE, server,
                         Serdes.String().serializer());
                 HostInfo h = m.activeHost();
-                return h == null || h.equals(self) || h.equals(HostInfo.unavailable()) ? Optional.empty() : Optional.of(h);
+                if (h == null || h.equals(HostInfo.unavailable())) {
+                    return new Moving("no instance runs its task now (the instances are rebalancing)");
+                }
+                return h.equals(self) ? new Here(m.partition()) : new At(h, m.partition());
             }
 
             @Override

@@ -20,6 +20,12 @@ public final class KafkaStreamsStores implements StoreSource {
     }
 
     @Override
+    public <V> ReadOnlyKeyValueStore<String, V> keyValue(String name, int partition) {
+        return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore())
+                .withPartition(partition));
+    }
+
+    @Override
     public <V> ReadOnlyWindowStore<String, V> window(String name) {
         return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>windowStore()));
     }

@@ -17,6 +17,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 
 /**
@@ -34,18 +35,18 @@ public final class LocalStoreView implements StoreView {
     }
 
     @Override
-    public Optional<String> cumulative(String pairKey) {
-        return cumulativeAggregate(pairKey).map(a -> new String(PairAggregateJson.toBytes(a), StandardCharsets.UTF_8));
+    public Optional<String> cumulative(String pairKey, int partition) {
+        return cumulativeAggregate(pairKey, partition).map(a -> new String(PairAggregateJson.toBytes(a), StandardCharsets.UTF_8));
     }
 
     @Override
-    public Optional<PairAggregate> cumulativeAggregate(String pairKey) {
-        PairAggregate a = stores.<PairAggregate>keyValue(TopologySpec.CUMULATIVE_STORE).get(pairKey);
+    public Optional<PairAggregate> cumulativeAggregate(String pairKey, int partition) {
+        PairAggregate a = this.<PairAggregate>task(TopologySpec.CUMULATIVE_STORE, partition).get(pairKey);
         if (a == null) {
             return Optional.empty();
         }
         String prefix = TopologySpec.cumulativeConnections(pairKey);
-        try (KeyValueIterator<String, long[]> it = stores.<long[]>keyValue(TopologySpec.CONNECTION_STORE)
+        try (KeyValueIterator<String, long[]> it = this.<long[]>task(TopologySpec.CONNECTION_STORE, partition)
                 .prefixScan(prefix, new StringSerializer())) {
             it.forEachRemaining(kv -> a.dbConnections().add(kv.key.substring(prefix.length()), kv.value[0],
                     kv.value[1]));
@@ -54,9 +55,14 @@ public final class LocalStoreView implements StoreView {
     }
 
     @Override
-    public boolean observerDrops(String server) {
-        return ObserverDrops.aboveLimit(stores.<String>keyValue(TopologySpec.OBSERVER_STORE).get(server),
+    public boolean observerDrops(String server, int partition) {
+        return ObserverDrops.aboveLimit(this.<String>task(TopologySpec.OBSERVER_STORE, partition).get(server),
                 stores.<String>keyValue(TopologySpec.AGENTS_STORE)::get);
+    }
+
+    /** The store of the task of {@code partition}, or of every task held here for {@link #ANY_PARTITION}. */
+    private <V> ReadOnlyKeyValueStore<String, V> task(String store, int partition) {
+        return partition == ANY_PARTITION ? stores.keyValue(store) : stores.keyValue(store, partition);
     }
 
     @Override

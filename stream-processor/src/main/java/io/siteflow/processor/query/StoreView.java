@@ -15,9 +15,18 @@ import java.util.Optional;
  * which answers from its {@code LocalStoreView}). Implementations are thread-safe; none returns null.
  */
 public interface StoreView {
+    /** The {@code partition} that reads every task held here (a single instance, where all tasks are local). */
+    int ANY_PARTITION = -1;
 
-    /** The cumulative aggregate ({@code PairAggregateJson}) of a pair {@code server|remoteSite}, if held here. */
-    Optional<String> cumulative(String pairKey);
+    /**
+     * The cumulative aggregate ({@code PairAggregateJson}) of a pair {@code server|remoteSite}, if held here,
+     * read from the task of {@code partition} ({@link #ANY_PARTITION}: from any task held here).
+     *
+     * @throws org.apache.kafka.streams.errors.InvalidStateStoreException (local view) while the task of
+     *         {@code partition} is not running here (restoring, moved away, rebalancing): empty would be a wrong
+     *         answer then
+     */
+    Optional<String> cumulative(String pairKey, int partition);
 
     /**
      * The cumulative aggregate of a pair, if held here: {@link #cumulative} read. The local view answers with
@@ -25,8 +34,8 @@ public interface StoreView {
      *
      * @throws IllegalStateException when the text is not an aggregate
      */
-    default Optional<PairAggregate> cumulativeAggregate(String pairKey) {
-        return cumulative(pairKey).map(json -> {
+    default Optional<PairAggregate> cumulativeAggregate(String pairKey, int partition) {
+        return cumulative(pairKey, partition).map(json -> {
             try {
                 return PairAggregateJson.parse(json.getBytes(StandardCharsets.UTF_8));
             } catch (VerdictFormatException e) {
@@ -35,8 +44,11 @@ public interface StoreView {
         });
     }
 
-    /** True when the observer of this server last reported drops above 0.1% (false when unknown here). */
-    boolean observerDrops(String server);
+    /**
+     * True when the observer of this server last reported drops above 0.1% (false when unknown here), read from
+     * the task of {@code partition} as {@link #cumulative} is.
+     */
+    boolean observerDrops(String server, int partition);
 
     /** The last closed-window verdict JSON of every pair held here. */
     List<String> latestWindows();

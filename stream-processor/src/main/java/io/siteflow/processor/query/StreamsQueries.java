@@ -4,6 +4,7 @@ import io.siteflow.processor.topology.ActiveModel;
 import io.siteflow.processor.topology.Alert;
 import io.siteflow.processor.topology.ModelCache;
 import io.siteflow.rules.classify.FlowSyntax;
+import io.siteflow.rules.model.Host;
 import io.siteflow.rules.verdict.AuditPair;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.Verdict;
@@ -13,19 +14,24 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.HostInfo;
 
 /**
  * {@link SiteflowQueries} over the topology's state stores. Per-pair answers (cumulative verdicts) go to the
- * instance that owns the server's task ({@link Cluster#remoteOwner}); list answers ask every instance and
- * merge. The cumulative verdict of a pair no instance holds yet is computed from an empty aggregate
+ * instance that owns the server's task ({@link Cluster#owner}), reading that task's stores only; list answers
+ * ask every instance and merge. The cumulative verdict of a pair no instance holds yet is computed from an empty aggregate
  * (INSUFFICIENT), as the offline audit does. Thread-safe.
  *
  * <p>Failures: {@code org.apache.kafka.streams.errors.InvalidStateStoreException} while stores are not queryable
- * (start-up, rebalance), {@link InstanceClient.RemoteQueryException} when another instance does not answer;
+ * (start-up, rebalance), {@link OwnersMovingException} from {@link #cumulativeVerdicts} when the owner of some
+ * server's task is moving, {@link InstanceClient.RemoteQueryException} when another instance does not answer;
  * {@link #explain} throws {@link IllegalArgumentException} for a flow that is not in the flow syntax.
  */
 public final class StreamsQueries implements SiteflowQueries {
@@ -60,22 +66,64 @@ public final class StreamsQueries implements SiteflowQueries {
         return local;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws OwnersMovingException when the owner of some server's task is moving (no owner during a rebalance,
+     *         an owner that does not answer, a task still restoring here or there), with the verdicts of the others
+     */
     @Override
     public List<Verdict> cumulativeVerdicts() {
         Optional<ActiveModel> m = model();
         if (m.isEmpty()) {
             return List.of();
         }
+        Map<Host, List<AuditPair>> byServer = new LinkedHashMap<>();
+        m.get().pairs().forEach(p -> byServer.computeIfAbsent(p.server(), s -> new ArrayList<>()).add(p));
         List<Verdict> out = new ArrayList<>();
-        for (AuditPair p : m.get().pairs()) {
-            String server = p.server().address();
-            StoreView view = cluster.remoteOwner(server).map(client::at).orElse(local);
-            PairAggregate agg = view.cumulativeAggregate(m.get().keyOf(p).encoded())
-                    .orElseGet(PairAggregate::new);
-            out.add(cumulative(m.get(), p, agg, view.observerDrops(server)));
-        }
+        List<OwnersMovingException.Unavailable> moving = new ArrayList<>();
+        byServer.forEach((server, pairs) -> addServer(m.get(), server, pairs, out).ifPresent(why -> moving.add(
+                new OwnersMovingException.Unavailable(server.address(), server.name(),
+                        "owner of " + server.name() + " (" + server.address() + ") is moving: " + why))));
         out.sort(BY_PAIR);
+        if (!moving.isEmpty()) {
+            throw new OwnersMovingException(moving, out, byServer.size());
+        }
         return out;
+    }
+
+    /**
+     * Adds the cumulative verdicts of one server's pairs to {@code out}, read where its task runs, or says why
+     * that owner cannot answer now (and adds nothing). On a single instance a store that is not queryable is
+     * not a moving owner: the {@code InvalidStateStoreException} goes up.
+     */
+    private Optional<String> addServer(ActiveModel m, Host server, List<AuditPair> pairs, List<Verdict> out) {
+        Cluster.Owner owner = cluster.owner(server.address());
+        if (owner instanceof Cluster.Moving moving) {
+            return Optional.of(moving.reason());
+        }
+        boolean here = owner instanceof Cluster.Here;
+        int partition = here ? ((Cluster.Here) owner).partition() : ((Cluster.At) owner).partition();
+        StoreView view = here ? local : client.at(((Cluster.At) owner).host());
+        List<Verdict> mine = new ArrayList<>();
+        try {
+            boolean drops = view.observerDrops(server.address(), partition);
+            for (AuditPair p : pairs) {
+                mine.add(cumulative(m, p, view.cumulativeAggregate(m.keyOf(p).encoded(), partition)
+                        .orElseGet(PairAggregate::new), drops));
+            }
+        } catch (InvalidStateStoreException e) {
+            if (partition == StoreView.ANY_PARTITION) {
+                throw e;
+            }
+            return Optional.of("its task (partition " + partition + ") is not running on this instance yet "
+                    + "(restoring its state or rebalancing): " + e.getMessage());
+        } catch (InstanceClient.RemoteQueryException e) {
+            HostInfo h = ((Cluster.At) owner).host();
+            return Optional.of("its owner " + h.host() + ":" + h.port() + " cannot answer: " + e.getMessage());
+        }
+        out.addAll(mine);
+        return Optional.empty();
     }
 
     /** The cumulative verdict of a pair from its aggregate, as the offline audit computes it. */

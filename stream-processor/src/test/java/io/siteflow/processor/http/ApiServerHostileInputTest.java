@@ -7,8 +7,6 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.siteflow.processor.query.SiteflowQueries;
 import io.siteflow.processor.query.StoreView;
-import io.siteflow.processor.query.TalkerRow;
-import io.siteflow.processor.topology.Alert;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -131,40 +129,5 @@ class ApiServerHostileInputTest {
         }
     }
 
-    static final StoreView EMPTY_STORE = new StoreView() {
-        @Override
-        public Optional<String> cumulative(String pairKey) {
-            return Optional.empty();
-        }
-
-        @Override
-        public boolean observerDrops(String server) {
-            return false;
-        }
-
-        @Override
-        public List<String> latestWindows() {
-            return List.of();
-        }
-
-        @Override
-        public List<String> windows(long fromMs, long toMs) {
-            return List.of();
-        }
-
-        @Override
-        public List<Alert> alerts(int limit) {
-            return List.of();
-        }
-
-        @Override
-        public List<Long> baselineStarts() {
-            return List.of();
-        }
-
-        @Override
-        public List<TalkerRow> talkers(boolean ports, String category, int limit) {
-            return List.of();
-        }
-    };
+    static final StoreView EMPTY_STORE = new io.siteflow.processor.testing.EmptyStoreView();
 }

@@ -20,6 +20,7 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.kafka.streams.errors.InvalidStateStorePartitionException;
 import org.apache.kafka.streams.state.HostInfo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -36,16 +37,24 @@ class InstanceClientTest {
         servers.forEach(ApiServer::close);
     }
 
-    /** The store view of instance B: the fixture's wls4 pair. */
+    /** The store view of instance B: the fixture's wls4 pair, in the task of partition 1 (the only one it runs). */
     final StoreView storeB = new StoreView() {
         @Override
-        public Optional<String> cumulative(String pairKey) {
+        public Optional<String> cumulative(String pairKey, int partition) {
+            runs(partition);
             return pairKey.equals("10.2.0.21|region1") ? Optional.of("{\"crossBytes\":5000000}") : Optional.empty();
         }
 
         @Override
-        public boolean observerDrops(String server) {
+        public boolean observerDrops(String server, int partition) {
+            runs(partition);
             return server.equals("10.2.0.21");
+        }
+
+        private void runs(int partition) {
+            if (partition != 1 && partition != ANY_PARTITION) {
+                throw new InvalidStateStorePartitionException("the task of partition " + partition + " is restoring");
+            }
         }
 
         @Override
@@ -85,10 +94,11 @@ class InstanceClientTest {
         ApiServer b = serve(fixture, Optional.of(storeB));
         StoreView remote = new HttpInstanceClient(TOKEN).at(new HostInfo("127.0.0.1", b.port()));
 
-        assertThat(remote.cumulative("10.2.0.21|region1")).hasValue("{\"crossBytes\":5000000}");
-        assertThat(remote.cumulative("10.2.0.20|region1")).isEmpty();
-        assertThat(remote.observerDrops("10.2.0.21")).isTrue();
-        assertThat(remote.observerDrops("10.2.0.20")).isFalse();
+        assertThat(remote.cumulative("10.2.0.21|region1", 1)).hasValue("{\"crossBytes\":5000000}");
+        assertThat(remote.cumulative("10.2.0.21|region1", StoreView.ANY_PARTITION)).hasValue("{\"crossBytes\":5000000}");
+        assertThat(remote.cumulative("10.2.0.20|region1", 1)).isEmpty();
+        assertThat(remote.observerDrops("10.2.0.21", 1)).isTrue();
+        assertThat(remote.observerDrops("10.2.0.20", StoreView.ANY_PARTITION)).isFalse();
         assertThat(remote.latestWindows()).isEqualTo(storeB.latestWindows()).hasSize(1);
         assertThat(remote.windows(0, NOW)).isEqualTo(storeB.windows(0, NOW)).hasSize(6);
         assertThat(remote.alerts(5)).isEqualTo(storeB.alerts(5)).hasSize(1);
@@ -128,6 +138,20 @@ class InstanceClientTest {
                 .header("Authorization", "Bearer t0k").build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(502);
         assertThat(r.body()).startsWith("{\"error\":\"http://127.0.0.1:" + dead + "/internal/store/alerts?limit=100: ");
+    }
+
+    @Test
+    void aTaskThatDoesNotRunThereIsA503NotAnEmptyAggregate() {
+        ApiServer b = serve(fixture, Optional.of(storeB));
+        StoreView remote = new HttpInstanceClient(TOKEN).at(new HostInfo("127.0.0.1", b.port()));
+        assertThatThrownBy(() -> remote.cumulative("10.2.0.20|region1", 0))
+                .isInstanceOf(InstanceClient.RemoteQueryException.class)
+                .hasMessage("http://127.0.0.1:" + b.port() + "/internal/store/cumulative?pair=10.2.0.20%7Cregion1&partition=0"
+                        + ": HTTP 503 {\"error\":\"state stores not queryable yet: the task of partition 0 is restoring\"}");
+        assertThatThrownBy(() -> remote.observerDrops("10.2.0.20", 2))
+                .isInstanceOf(InstanceClient.RemoteQueryException.class)
+                .hasMessage("http://127.0.0.1:" + b.port() + "/internal/store/drops?server=10.2.0.20&partition=2"
+                        + ": HTTP 503 {\"error\":\"state stores not queryable yet: the task of partition 2 is restoring\"}");
     }
 
     @Test

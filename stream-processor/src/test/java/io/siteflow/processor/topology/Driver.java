@@ -123,9 +123,26 @@ final class Driver implements AutoCloseable {
 
     /** The query side over the driver's stores, as one instance. */
     StreamsQueries queries() {
+        return queries(Cluster.SINGLE, InstanceClient.NONE);
+    }
+
+    /**
+     * The query side over the driver's stores as one instance of several: {@code cluster} says where keys live,
+     * {@code client} reaches the others. The driver holds the tasks of partition 0 only.
+     */
+    StreamsQueries queries(Cluster cluster, InstanceClient client) {
         StoreSource src = new StoreSource() {
             @Override
             public <V> ReadOnlyKeyValueStore<String, V> keyValue(String name) {
+                return driver.getKeyValueStore(name);
+            }
+
+            @Override
+            public <V> ReadOnlyKeyValueStore<String, V> keyValue(String name, int partition) {
+                if (partition != 0) { // the test driver runs the task of partition 0 of each sub-topology
+                    throw new org.apache.kafka.streams.errors.InvalidStateStorePartitionException(
+                            "no task of partition " + partition + " here");
+                }
                 return driver.getKeyValueStore(name);
             }
 
@@ -134,8 +151,7 @@ final class Driver implements AutoCloseable {
                 return driver.getWindowStore(name);
             }
         };
-        return new StreamsQueries(new LocalStoreView(src, wall),
-                Cluster.SINGLE, InstanceClient.NONE, models, () -> true, wall, config);
+        return new StreamsQueries(new LocalStoreView(src, wall), cluster, client, models, () -> true, wall, config);
     }
 
     @Override
