@@ -25,10 +25,17 @@ final class ChildProcessor implements AutoCloseable {
 
     static ChildProcessor start(String bootstrap, Path sites, Path stateDir, String appId, Path log)
             throws IOException {
+        return start(bootstrap, sites, stateDir, appId, log, 0);
+    }
+
+    /** Serving HTTP on 127.0.0.1:{@code httpPort} (0: no HTTP), with {@code more} options. */
+    static ChildProcessor start(String bootstrap, Path sites, Path stateDir, String appId, Path log, int httpPort,
+                                String... more) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-cp", System.getProperty("java.class.path"), SiteflowCommand.class.getName(), "process",
-                "--bootstrap", bootstrap, "--sites", sites.toString(), "--http-port", "0", "--state-dir", stateDir.toString(),
-                "--application-id", appId, "--kafka", "commit.interval.ms=100"));
+                "--bootstrap", bootstrap, "--sites", sites.toString(), "--http-port", String.valueOf(httpPort),
+                "--state-dir", stateDir.toString(), "--application-id", appId, "--kafka", "commit.interval.ms=100"));
+        cmd.addAll(List.of(more));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         // never outlive the test JVM, whatever path a failing test takes (this PID only)
@@ -66,6 +73,15 @@ final class ChildProcessor implements AutoCloseable {
             process.waitFor(30, TimeUnit.SECONDS);
         }
         return process.exitValue();
+    }
+
+    /** Every line of the child's output so far. */
+    List<String> lines() {
+        try {
+            return Files.readAllLines(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(log + ": " + e.getMessage(), e);
+        }
     }
 
     /** The last lines of the child's output, for failure messages. */

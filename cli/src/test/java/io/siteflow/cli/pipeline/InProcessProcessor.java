@@ -86,9 +86,9 @@ public final class InProcessProcessor implements AutoCloseable {
         StoreView local = runtime().queries().local();
         List<Verdict> out = new ArrayList<>();
         for (AuditPair p : AuditPairs.of(model)) {
-            Optional<String> agg = local.cumulative(ActiveModel.pairKey(p));
+            Optional<String> agg = local.cumulative(ActiveModel.pairKey(p), StoreView.ANY_PARTITION);
             agg.ifPresent(json -> out.add(StreamsQueries.cumulative(m, p, parse(json),
-                    local.observerDrops(p.server().address()))));
+                    local.observerDrops(p.server().address(), StoreView.ANY_PARTITION))));
         }
         return out;
     }
