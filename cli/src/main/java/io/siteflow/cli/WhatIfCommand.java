@@ -6,11 +6,21 @@ import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.model.cli.ExitCodes;
 import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.whatif.WhatIf;
+import io.siteflow.rules.whatif.WhatIfJson;
+import io.siteflow.rules.whatif.WhatIfReport;
 import io.siteflow.rules.whatif.WhatIfText;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Stack;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IParameterPreprocessor;
+import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -25,9 +35,13 @@ import picocli.CommandLine.Spec;
             "inter-site RTT and the time per second of work saved or added; every link's",
             "RTT median with the fibre distance it allows at most (100 km per ms of RTT)",
             "and a flag above Oracle's 10 ms limit.", "",
-            "Example:", "  siteflow whatif --sites sites.yaml --move wls3=region1 capture.pcap", ""},
+            "--json prints the same as one JSON object (docs/RULES.md, \"What-if\"), the",
+            "answer of /api/whatif; --json=FILE writes it to FILE.", "",
+            "Example:", "  siteflow whatif --sites sites.yaml --move wls3=region1 capture.pcap",
+            "  siteflow whatif --sites sites.yaml --move wls3=region1 --json=whatif.json capture.pcap", ""},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:done", "2:capture or site model not read whole", "64:wrong usage"})
+        exitCodeList = {"0:done", "1:--json=FILE could not be written", "2:capture or site model not read whole",
+            "64:wrong usage"})
 public final class WhatIfCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -38,6 +52,11 @@ public final class WhatIfCommand implements Callable<Integer> {
     @Option(names = "--move", required = true, paramLabel = "SERVER=SITE",
             description = "The server (name or address in the site model) and the site it would move to.")
     String move;
+
+    @Option(names = "--json", arity = "0..1", fallbackValue = "-", paramLabel = "FILE",
+            preprocessor = AttachedValueOnly.class,
+            description = "JSON instead of text, to standard output or (--json=FILE) to FILE.")
+    String json;
 
     @Override
     public Integer call() {
@@ -58,11 +77,46 @@ public final class WhatIfCommand implements Callable<Integer> {
         }
         FileReplay.Result replay = FileReplay.run(input.capture, "whatif", FlowTableConfig.DEFAULTS,
                 FlowSink.to(whatIf::accept));
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(WhatIfText.render(whatIf.report()));
-        out.flush();
         replay.problems().forEach(err::println);
         err.flush();
+        if (!print(whatIf.report(), err)) {
+            return ExitCodes.FAILURE;
+        }
         return replay.complete() ? ExitCodes.OK : ExitCodes.INPUT;
+    }
+
+    /** The report as text, or as JSON to standard output or {@code --json=FILE}; false when FILE failed. */
+    private boolean print(WhatIfReport report, PrintWriter err) {
+        String text = json == null ? WhatIfText.render(report) : WhatIfJson.toJson(report) + "\n";
+        if (json == null || json.equals("-")) {
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(text);
+            out.flush();
+            return true;
+        }
+        try {
+            Files.writeString(Path.of(json), text);
+            return true;
+        } catch (IOException | InvalidPathException e) {
+            err.println("--json=" + json + ": cannot write: " + e);
+            err.flush();
+            return false;
+        }
+    }
+
+    /**
+     * {@code --json} takes a FILE only attached ({@code --json=FILE}): {@code --json capture.pcap} leaves the
+     * capture to the positional parameter.
+     */
+    static final class AttachedValueOnly implements IParameterPreprocessor {
+        @Override
+        public boolean preprocess(Stack<String> args, CommandSpec commandSpec, ArgSpec argSpec,
+                                  Map<String, Object> info) {
+            if ("=".equals(info.get("separator"))) {
+                return false; // --json=FILE: picocli takes FILE
+            }
+            argSpec.setValue("-");
+            return true;
+        }
     }
 }

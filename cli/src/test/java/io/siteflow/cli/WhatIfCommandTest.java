@@ -2,6 +2,8 @@ package io.siteflow.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,6 +38,50 @@ class WhatIfCommandTest {
                         "  0 flows would become cross-site\n",
                         "  region1 <-> region2: 6.500 ms, at most 650 km\n");
         assertThat(run.out()).containsPattern("cross-site bytes: [1-9][0-9]* now, 0 after\n");
+    }
+
+    @Test
+    void jsonGivesTheSameAnswerAsOneObject() throws Exception {
+        CommandRun run = CommandRun.of("whatif", "--sites", sites.toString(), "--move", "wls3=region1", "--json",
+                capture.toString());
+
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        JsonNode j = new ObjectMapper().readTree(run.out());
+        int calls = DbCallAuditTest.CONNECTIONS * DbCallAuditTest.CALLS_EACH;
+        assertThat(run.out()).endsWith("}\n").startsWith("{\"server\":\"wls3\",\"address\":\"10.2.0.20\","
+                + "\"fromSite\":\"region2\",\"toSite\":\"region1\",\"crossBytes\":{\"before\":"
+                + j.at("/becomeLocal/bytes").asLong() + ",\"after\":0},\"becomeLocal\":{\"flows\":8,");
+        assertThat(j.at("/becomeRemote").toString()).isEqualTo("{\"flows\":0,\"bytes\":0,\"largest\":[]}");
+        assertThat(j.at("/dbCalls/stopPaying").asLong()).isEqualTo(calls);
+        assertThat(j.at("/dbCalls/startPaying").asLong()).isZero();
+        assertThat(j.at("/dbCalls/rttSavedMicros").asLong()).isEqualTo(6_500);
+        assertThat(j.at("/links/0").toString()).isEqualTo("{\"siteA\":\"region1\",\"siteB\":\"region2\","
+                + "\"rttP50Micros\":6500,\"fibreKmAtMost\":650,\"aboveLimit\":false}");
+        assertThat(j.at("/becomeLocal/largest").size()).isEqualTo(8);
+    }
+
+    @Test
+    void jsonEqualsFileWritesTheSameJsonToTheFile() throws Exception {
+        Path out = dir.resolve("whatif.json");
+        CommandRun toFile = CommandRun.of("whatif", "--sites", sites.toString(), "--move", "wls3=region1",
+                "--json=" + out, capture.toString());
+        CommandRun toStdout = CommandRun.of("whatif", "--sites", sites.toString(), "--move", "wls3=region1",
+                capture.toString(), "--json");
+
+        assertThat(toFile.exitCode()).as(toFile.err()).isZero();
+        assertThat(toFile.out()).isEmpty();
+        assertThat(Files.readString(out)).isEqualTo(toStdout.out()).startsWith("{\"server\":\"wls3\",");
+    }
+
+    @Test
+    void aJsonFileThatCannotBeWrittenFailsNamingIt() {
+        Path out = dir.resolve("no-such-dir").resolve("whatif.json");
+        CommandRun run = CommandRun.of("whatif", "--sites", sites.toString(), "--move", "wls3=region1",
+                "--json=" + out, capture.toString());
+
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).startsWith("--json=" + out + ": cannot write: java.nio.file.NoSuchFileException: "
+                + out);
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.siteflow.rules.model.Host;
 import io.siteflow.rules.model.Site;
 import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.verdict.RttHistogram;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -23,8 +24,8 @@ public final class WhatIf {
     private final Host server;
     private final Site target;
     private final Map<String, RttHistogram> rttBySitePair = new TreeMap<>();
-    private final Map<String, Long> becomeLocal = new TreeMap<>();
-    private final Map<String, Long> becomeRemote = new TreeMap<>();
+    private final Map<WhatIfReport.Flow, Long> becomeLocal = new HashMap<>();
+    private final Map<WhatIfReport.Flow, Long> becomeRemote = new HashMap<>();
     long crossBefore;
     long crossAfter;
     long callsStopPaying;
@@ -33,17 +34,45 @@ public final class WhatIf {
     long last = Long.MIN_VALUE;
 
     /**
-     * @throws IllegalArgumentException when the server or the site is not in the model
+     * A server or site the model does not have: {@link #getMessage()} says it as {@code siteflow whatif --move}
+     * does, {@link #parameter()} ({@code server} or {@code site}) and {@link #name()} let an API say it its way.
+     */
+    public static final class UnknownName extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+        private final String parameter;
+        private final String name;
+
+        UnknownName(String parameter, String name, String message) {
+            super(message);
+            this.parameter = parameter;
+            this.name = name;
+        }
+
+        /** {@code server} or {@code site}. */
+        public String parameter() {
+            return parameter;
+        }
+
+        /** The name given. */
+        public String name() {
+            return name;
+        }
+    }
+
+    /**
+     * @param serverName a host of the model, by name or address
+     * @param siteName   a site of the model
+     * @throws UnknownName when the server or the site is not in the model
      */
     public WhatIf(SiteModel model, String serverName, String siteName) {
         this.classifier = new Classifier(model);
         this.server = model.hosts().stream().filter(h -> h.name().equals(serverName) || h.address().equals(serverName))
-                .findFirst().orElseThrow(() -> new IllegalArgumentException("--move " + serverName + "=" + siteName
-                        + ": no host " + serverName + " in the site model"));
+                .findFirst().orElseThrow(() -> new UnknownName("server", serverName, "--move " + serverName + "="
+                        + siteName + ": no host " + serverName + " in the site model"));
         this.target = model.site(siteName);
         if (!target.isKnown()) {
-            throw new IllegalArgumentException("--move " + serverName + "=" + siteName + ": no site " + siteName
-                    + " in the site model");
+            throw new UnknownName("site", siteName, "--move " + serverName + "=" + siteName + ": no site "
+                    + siteName + " in the site model");
         }
     }
 
@@ -71,8 +100,8 @@ public final class WhatIf {
         crossBefore += before ? bytes : 0;
         crossAfter += after ? bytes : 0;
         if (before != after) {
-            String flow = r.src() + ":" + r.srcPort() + " -> " + r.dst() + ":" + r.dstPort() + " "
-                    + c.category().name();
+            WhatIfReport.Flow flow = new WhatIfReport.Flow(r.src(), r.srcPort(), r.dst(), r.dstPort(),
+                    c.category().name(), 0);
             (before ? becomeLocal : becomeRemote).merge(flow, bytes, Long::sum);
             if (c.category() == Category.DB) {
                 if (before) {

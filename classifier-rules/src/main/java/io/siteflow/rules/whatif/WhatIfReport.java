@@ -6,7 +6,7 @@ import io.siteflow.rules.verdict.RttHistogram;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -19,8 +19,7 @@ import java.util.Map;
  * @param toSite            the site it would move to
  * @param crossBytesBefore  its cross-site bytes now (both directions)
  * @param crossBytesAfter   its cross-site bytes after the move
- * @param becomeLocal       flows that would become local, {@code src:port -> dst:port CATEGORY} → bytes, largest
- *                          first
+ * @param becomeLocal       flows that would become local, with their bytes, largest first (then by text)
  * @param becomeRemote      flows that would become cross-site, likewise
  * @param callsStopPaying   DB calls that would stop paying the inter-site RTT
  * @param callsStartPaying  DB calls that would start paying it
@@ -31,7 +30,7 @@ import java.util.Map;
  * @param links             every site pair with RTT samples, with its fibre-distance upper bound
  */
 public record WhatIfReport(String server, String address, String fromSite, String toSite, long crossBytesBefore,
-                           long crossBytesAfter, Map<String, Long> becomeLocal, Map<String, Long> becomeRemote,
+                           long crossBytesAfter, List<Flow> becomeLocal, List<Flow> becomeRemote,
                            long callsStopPaying, long callsStartPaying, long seconds, long rttSavedMicros,
                            long microsSavedPerSecond, List<Link> links) {
 
@@ -49,11 +48,30 @@ public record WhatIfReport(String server, String address, String fromSite, Strin
     public record Link(String siteA, String siteB, long rttP50Micros, long fibreKmAtMost, boolean aboveLimit) {
     }
 
+    /**
+     * One flow of the server that would change side: its five-tuple as recorded (without the protocol), its
+     * category and its bytes in both directions.
+     */
+    public record Flow(String src, int srcPort, String dst, int dstPort, String category, long bytes) {
+        /** {@code src:port -> dst:port CATEGORY} (IPv6 addresses in brackets). */
+        public String text() {
+            return host(src) + ":" + srcPort + " -> " + host(dst) + ":" + dstPort + " " + category;
+        }
+
+        private static String host(String a) {
+            return a.indexOf(':') >= 0 ? "[" + a + "]" : a;
+        }
+
+        Flow withBytes(long b) {
+            return new Flow(src, srcPort, dst, dstPort, category, b);
+        }
+    }
+
     /** Oracle's support limit for a stretched cluster, µs of RTT. */
     public static final long LIMIT_MICROS = 10_000;
 
     static WhatIfReport of(WhatIf w, Host server, Site target, Map<String, RttHistogram> rtt,
-                           Map<String, Long> becomeLocal, Map<String, Long> becomeRemote) {
+                           Map<Flow, Long> becomeLocal, Map<Flow, Long> becomeRemote) {
         List<Link> links = new ArrayList<>();
         rtt.forEach((k, h) -> {
             String[] s = k.split(" ");
@@ -76,10 +94,8 @@ public record WhatIfReport(String server, String address, String fromSite, Strin
         return h == null ? 0 : h.percentile(50);
     }
 
-    private static Map<String, Long> largestFirst(Map<String, Long> m) {
-        Map<String, Long> out = new LinkedHashMap<>();
-        m.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()
-                .thenComparing(Map.Entry.comparingByKey())).forEach(e -> out.put(e.getKey(), e.getValue()));
-        return out;
+    private static List<Flow> largestFirst(Map<Flow, Long> m) {
+        return m.entrySet().stream().map(e -> e.getKey().withBytes(e.getValue()))
+                .sorted(Comparator.comparingLong(Flow::bytes).reversed().thenComparing(Flow::text)).toList();
     }
 }

@@ -1,10 +1,13 @@
 package io.siteflow.rules.whatif;
 
 import java.util.Locale;
-import java.util.Map;
+import java.util.List;
 
-/** {@code siteflow whatif} as text and as JSON (field names as the record's). Thread-safe. */
+/** {@code siteflow whatif} as text ({@link WhatIfJson} for JSON). Thread-safe. */
 public final class WhatIfText {
+    /** The largest flows listed of those that would change side (text and JSON). */
+    static final int LISTED = 10;
+
     private WhatIfText() {
     }
 
@@ -30,9 +33,9 @@ public final class WhatIfText {
         return sb.toString();
     }
 
-    private static void flows(StringBuilder sb, String what, Map<String, Long> flows) {
+    private static void flows(StringBuilder sb, String what, List<WhatIfReport.Flow> flows) {
         sb.append("  ").append(flows.size()).append(" flows ").append(what).append(flows.isEmpty() ? "\n" : ":\n");
-        flows.entrySet().stream().limit(10).forEach(e -> sb.append(String.format(Locale.ROOT, "    %s  %d bytes%n",
-                e.getKey(), e.getValue())));
+        flows.stream().limit(LISTED).forEach(f -> sb.append(String.format(Locale.ROOT, "    %s  %d bytes%n",
+                f.text(), f.bytes())));
     }
 }

@@ -45,8 +45,10 @@ class WhatIfTest {
 
         assertThat(r.crossBytesBefore()).isEqualTo(1_800_000);
         assertThat(r.crossBytesAfter()).isEqualTo(100_000);
-        assertThat(r.becomeLocal()).containsExactly(Map.entry("10.2.0.20:40000 -> 10.1.0.10:1521 DB", 1_800_000L));
-        assertThat(r.becomeRemote()).containsExactly(Map.entry("10.2.0.20:40000 -> 10.2.0.21:7001 CLUSTER", 100_000L));
+        assertThat(r.becomeLocal()).containsExactly(
+                new WhatIfReport.Flow("10.2.0.20", 40000, "10.1.0.10", 1521, "DB", 1_800_000L));
+        assertThat(r.becomeRemote()).containsExactly(
+                new WhatIfReport.Flow("10.2.0.20", 40000, "10.2.0.21", 7001, "CLUSTER", 100_000L));
         assertThat(r.callsStopPaying()).isEqualTo(2_000);
         assertThat(r.callsStartPaying()).isZero();
         assertThat(r.seconds()).isEqualTo(10);
@@ -54,18 +56,68 @@ class WhatIfTest {
         assertThat(r.microsSavedPerSecond()).isEqualTo(1_300_000);
         assertThat(r.links()).containsExactly(new WhatIfReport.Link("region1", "region2", 6_500, 650, false),
                 new WhatIfReport.Link("region2", "region2", 300, 30, false));
-        assertThat(WhatIfText.render(r)).contains("  region1 <-> region2: 6.500 ms, at most 650 km\n",
+        assertThat(WhatIfText.render(r)).contains("    10.2.0.20:40000 -> 10.1.0.10:1521 DB  1800000 bytes\n",
+                "  region1 <-> region2: 6.500 ms, at most 650 km\n",
                 "  DB calls: 2000 would stop and 0 would start paying 6.500 ms of RTT (over 10 s)\n",
                 "  time per second of work: 1300.000 ms saved\n");
+    }
+
+    @Test
+    void writesTheReportAsOneJsonLineFieldByField() throws Exception {
+        SiteModel model = SiteModelLoader.parse("sites.yaml", YAML).orThrow();
+        WhatIf w = new WhatIf(model, "10.2.0.20", "region1");
+        w.accept(tcp("10.2.0.20", "10.1.0.10", 1521, 900_000, 6_500L, 2_000));
+        w.accept(tcp("10.2.0.20", "10.2.0.21", 7001, 50_000, 300L, 0));
+        w.accept(tcp("10.2.0.20", "10.2.0.21", 7002, 50_000, null, 0));
+        w.accept(tcp("10.2.0.21", "10.1.0.10", 1521, 1_000, 12_000L, 0));
+
+        assertThat(WhatIfJson.toJson(w.report())).isEqualTo("{\"server\":\"wls3\",\"address\":\"10.2.0.20\","
+                + "\"fromSite\":\"region2\",\"toSite\":\"region1\",\"crossBytes\":{\"before\":1800000,\"after\":200000},"
+                + "\"becomeLocal\":{\"flows\":1,\"bytes\":1800000,\"largest\":[{\"src\":\"10.2.0.20\",\"srcPort\":40000,"
+                + "\"dst\":\"10.1.0.10\",\"dstPort\":1521,\"category\":\"DB\",\"bytes\":1800000}]},"
+                + "\"becomeRemote\":{\"flows\":2,\"bytes\":200000,\"largest\":["
+                + "{\"src\":\"10.2.0.20\",\"srcPort\":40000,\"dst\":\"10.2.0.21\",\"dstPort\":7001,\"category\":\"CLUSTER\","
+                + "\"bytes\":100000},"
+                + "{\"src\":\"10.2.0.20\",\"srcPort\":40000,\"dst\":\"10.2.0.21\",\"dstPort\":7002,\"category\":\"CLUSTER\","
+                + "\"bytes\":100000}]},"
+                + "\"dbCalls\":{\"stopPaying\":2000,\"startPaying\":0,\"seconds\":10,\"rttSavedMicros\":6500,"
+                + "\"microsSavedPerSecond\":1300000},\"limitMicros\":10000,"
+                + "\"links\":[{\"siteA\":\"region1\",\"siteB\":\"region2\",\"rttP50Micros\":6500,\"fibreKmAtMost\":650,"
+                + "\"aboveLimit\":false},{\"siteA\":\"region2\",\"siteB\":\"region2\",\"rttP50Micros\":300,"
+                + "\"fibreKmAtMost\":30,\"aboveLimit\":false}]}");
+    }
+
+    @Test
+    void listsTheTenLargestFlowsInJsonAndCountsThemAll() throws Exception {
+        SiteModel model = SiteModelLoader.parse("sites.yaml", YAML).orThrow();
+        WhatIf w = new WhatIf(model, "wls3", "region1");
+        for (int port = 7001; port <= 7012; port++) {
+            w.accept(tcp("10.2.0.20", "10.2.0.21", port, port, null, 0));
+        }
+
+        String json = WhatIfJson.toJson(w.report());
+
+        assertThat(json).contains("\"becomeRemote\":{\"flows\":12,\"bytes\":" + 2 * (7001 + 7012) * 6 + ",")
+                .contains("\"dstPort\":7012,").contains("\"dstPort\":7003,").doesNotContain("\"dstPort\":7002,");
+        assertThat(WhatIfText.render(w.report())).contains("  12 flows would become cross-site:\n",
+                "    10.2.0.20:40000 -> 10.2.0.21:7003 UNKNOWN  14006 bytes\n").doesNotContain(":7002 ");
+    }
+
+    @Test
+    void bracketsIpv6AddressesInTheFlowText() {
+        assertThat(new WhatIfReport.Flow("fd00:2::20", 40000, "fd00:1::10", 1521, "DB", 5).text())
+                .isEqualTo("[fd00:2::20]:40000 -> [fd00:1::10]:1521 DB");
     }
 
     @Test
     void namesAServerOrSiteTheModelDoesNotHave() throws Exception {
         SiteModel model = SiteModelLoader.parse("sites.yaml", YAML).orThrow();
 
-        assertThatThrownBy(() -> new WhatIf(model, "wls9", "region1")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("--move wls9=region1: no host wls9 in the site model");
-        assertThatThrownBy(() -> new WhatIf(model, "wls3", "mars")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("--move wls3=mars: no site mars in the site model");
+        assertThatThrownBy(() -> new WhatIf(model, "wls9", "region1")).isInstanceOf(WhatIf.UnknownName.class)
+                .hasMessage("--move wls9=region1: no host wls9 in the site model")
+                .satisfies(e -> assertThat(((WhatIf.UnknownName) e).parameter()).isEqualTo("server"));
+        assertThatThrownBy(() -> new WhatIf(model, "wls3", "mars")).isInstanceOf(WhatIf.UnknownName.class)
+                .hasMessage("--move wls3=mars: no site mars in the site model")
+                .satisfies(e -> assertThat(((WhatIf.UnknownName) e).parameter()).isEqualTo("site"));
     }
 }
