@@ -7,13 +7,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.siteflow.cli.CommandRun;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;
+import io.siteflow.processor.http.ApiServer;
 import io.siteflow.synth.CapturePoint;
 import io.siteflow.synth.StretchedClusterScenario;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * window plus grace after the capture's last window; the windows of the capture then all close and are
  * compared with the audit's. (The closing records are added after the cumulative comparison, so they change
  * nothing that was compared; their own window stays open.) A second case replays without {@code -F}: see
- * {@link #replayWithoutRemoteCidrsGivesTheSameVerdictsWithTheDefaultGrace()}.
+ * {@link #replayWithoutRemoteCidrsGivesTheSameVerdictsWithTheDefaultGrace()}; there {@code /api/whatif} is also
+ * compared with {@code siteflow whatif --json} on the same capture.
  */
 class ReplayMatchesAuditIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -86,6 +93,9 @@ class ReplayMatchesAuditIT {
                         run.resolve("spool").toString()));
                 CommandRun replay = CommandRun.of(args.toArray(String[]::new));
                 assertThat(replay.exitCode()).as(replay.err()).isZero();
+                if (captureArgs.isEmpty()) {
+                    assertWhatIfMatches(p);
+                }
 
                 Awaitility.await().atMost(Topics.WAIT).ignoreExceptions().untilAsserted(() -> assertThat(
                         Offline.nodes(p.cumulativeVerdicts())).isEqualTo(Offline.list(report.get("verdicts"))));
@@ -99,6 +109,28 @@ class ReplayMatchesAuditIT {
                         report.get("windows").size())));
                 assertThat(windows).isEqualTo(Offline.list(report.get("windows")));
             }
+        }
+    }
+
+    /**
+     * {@code GET /api/whatif?server=wls3&site=region1}, served over the processor's real runtime, answers exactly
+     * what {@code siteflow whatif --json} prints for the same capture (before the closing records are sent: they
+     * are records of the topic too).
+     */
+    private static void assertWhatIfMatches(InProcessProcessor p) throws Exception {
+        CommandRun offline = CommandRun.of("whatif", "--sites", sites.toString(), "--move", "wls3=region1", "--json",
+                capture.toString());
+        assertThat(offline.exitCode()).as(offline.err()).isZero();
+        JsonNode expected = JSON.readTree(offline.out());
+        assertThat(expected.at("/dbCalls/stopPaying").asLong()).isPositive();
+        assertThat(expected.at("/becomeLocal/flows").asLong()).isPositive();
+        try (ApiServer api = new ApiServer(ApiServer.Settings.loopback(0), p.runtime().queries(), Optional.empty(),
+                () -> "", p.runtime().whatIf()).start()) {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create(api.url() + "/api/whatif?server=wls3&site=region1")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            assertThat(r.body() + "\n").isEqualTo(offline.out());
         }
     }
 

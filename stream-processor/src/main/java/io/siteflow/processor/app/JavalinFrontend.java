@@ -29,7 +29,7 @@ public final class JavalinFrontend implements HttpFrontend {
             return;
         }
         server = new ApiServer(new ApiServer.Settings(s.httpBind(), s.httpPort(), token.get(), 2000, s.allowedHosts()),
-                rt.queries(), Optional.of(rt.queries().local()), rt.registry()::scrape).start();
+                rt.queries(), Optional.of(rt.queries().local()), rt.registry()::scrape, rt.whatIf()).start();
     }
 
     @Override

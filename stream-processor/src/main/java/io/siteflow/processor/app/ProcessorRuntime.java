@@ -4,10 +4,12 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.siteflow.processor.query.Cluster;
+import io.siteflow.processor.query.FlowsTopicWhatIf;
 import io.siteflow.processor.query.InstanceClient;
 import io.siteflow.processor.query.KafkaStreamsStores;
 import io.siteflow.processor.query.LocalStoreView;
 import io.siteflow.processor.query.StreamsQueries;
+import io.siteflow.processor.query.WhatIfSource;
 import io.siteflow.processor.topology.ModelCache;
 import io.siteflow.processor.topology.PipelineMetrics;
 import io.siteflow.processor.topology.SiteflowTopology;
@@ -33,12 +35,17 @@ public final class ProcessorRuntime implements AutoCloseable {
     private final StreamsQueries queries;
     private final PrometheusMeterRegistry registry;
     private final PipelineMetrics metrics;
+    private final WhatIfSource whatIf;
     private KafkaStreamsMetrics streamsMetrics;
     private boolean closed;
 
+    /** How long {@code /api/whatif} may read {@code siteflow.flows}. */
+    static final Duration WHATIF_TIMEOUT = Duration.ofMinutes(2);
+
     private ProcessorRuntime(ProcessorSettings settings, KafkaStreams streams, StreamsQueries queries,
-                             PrometheusMeterRegistry registry, PipelineMetrics metrics) {
+                             PrometheusMeterRegistry registry, PipelineMetrics metrics, WhatIfSource whatIf) {
         this.settings = settings;
+        this.whatIf = whatIf;
         this.streams = streams;
         this.queries = queries;
         this.registry = registry;
@@ -64,10 +71,13 @@ public final class ProcessorRuntime implements AutoCloseable {
         Cluster cluster = settings.httpPort() > 0
                 ? Cluster.of(streams, new HostInfo(settings.advertisedHost(), settings.httpPort()))
                 : Cluster.SINGLE;
-        StreamsQueries queries = new StreamsQueries(new LocalStoreView(new KafkaStreamsStores(streams), Clock.systemUTC()), cluster,
+        LocalStoreView local = new LocalStoreView(new KafkaStreamsStores(streams), Clock.systemUTC());
+        StreamsQueries queries = new StreamsQueries(local, cluster,
                 client, models, () -> streams.state() == KafkaStreams.State.RUNNING, Clock.systemUTC(),
                 settings.topology());
-        return new ProcessorRuntime(settings, streams, queries, registry, metrics);
+        WhatIfSource whatIf = new FlowsTopicWhatIf(Startup.client(settings), () -> models.forYaml(local.sitesYaml()),
+                WHATIF_TIMEOUT);
+        return new ProcessorRuntime(settings, streams, queries, registry, metrics, whatIf);
     }
 
     /**
@@ -96,6 +106,11 @@ public final class ProcessorRuntime implements AutoCloseable {
     /** Everything to export on {@code /metrics}. */
     public PrometheusMeterRegistry registry() {
         return registry;
+    }
+
+    /** The answers of {@code /api/whatif} ({@link FlowsTopicWhatIf}). */
+    public WhatIfSource whatIf() {
+        return whatIf;
     }
 
     public PipelineMetrics metrics() {

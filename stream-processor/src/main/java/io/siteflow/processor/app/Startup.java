@@ -153,7 +153,7 @@ final class Startup {
     }
 
     /** The bootstrap and the {@code --kafka} properties a plain client understands (drops Streams-only ones). */
-    private static Map<String, Object> client(ProcessorSettings settings) {
+    static Map<String, Object> client(ProcessorSettings settings) {
         Map<String, Object> all = new HashMap<>(settings.kafka());
         all.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrap());
         Map<String, Object> out = new HashMap<>();

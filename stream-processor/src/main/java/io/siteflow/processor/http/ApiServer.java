@@ -9,6 +9,9 @@ import io.siteflow.processor.query.InstanceClient;
 import io.siteflow.processor.query.OwnersMovingException;
 import io.siteflow.processor.query.SiteflowQueries;
 import io.siteflow.processor.query.StoreView;
+import io.siteflow.processor.query.WhatIfSource;
+import io.siteflow.rules.whatif.WhatIf;
+import io.siteflow.rules.whatif.WhatIfJson;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -70,6 +73,7 @@ public final class ApiServer implements AutoCloseable {
     private final Settings settings;
     private final SiteflowQueries queries;
     private final Supplier<String> metrics;
+    private final WhatIfSource whatIf;
     private final ApiViews views = new ApiViews();
     private final EventStream events;
     private final Javalin app;
@@ -78,11 +82,14 @@ public final class ApiServer implements AutoCloseable {
      * @param queries answers for the whole cluster (asking other instances itself when it must)
      * @param store   this instance's local stores for the internal API, empty for a single instance
      * @param metrics Prometheus text exposition (e.g. {@code PrometheusMeterRegistry::scrape})
+     * @param whatIf  the answers of {@code /api/whatif}
      */
-    public ApiServer(Settings settings, SiteflowQueries queries, Optional<StoreView> store, Supplier<String> metrics) {
+    public ApiServer(Settings settings, SiteflowQueries queries, Optional<StoreView> store, Supplier<String> metrics,
+                     WhatIfSource whatIf) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.queries = Objects.requireNonNull(queries, "queries");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.whatIf = Objects.requireNonNull(whatIf, "whatIf");
         this.events = new EventStream(() -> views.all(queries), settings.sseIntervalMs());
         this.app = Javalin.create(config -> {
             config.showJavalinBanner = false;
@@ -95,6 +102,11 @@ public final class ApiServer implements AutoCloseable {
         });
         routes();
         store.ifPresent(s -> StoreEndpoints.register(app, s));
+    }
+
+    /** A server without {@code /api/whatif} answers (503). */
+    public ApiServer(Settings settings, SiteflowQueries queries, Optional<StoreView> store, Supplier<String> metrics) {
+        this(settings, queries, store, metrics, WhatIfSource.NONE);
     }
 
     /** A single-instance server (no internal API). */
@@ -130,6 +142,8 @@ public final class ApiServer implements AutoCloseable {
         app.get("/api/hosts", ctx -> json(ctx, views.hosts(queries)));
         app.get("/api/links", ctx -> json(ctx, views.links(queries)));
         app.get("/api/explain", ctx -> json(ctx, views.explain(queries, Params.text(ctx, "flow"))));
+        app.get("/api/dbcalls", ctx -> json(ctx, ApiJson.write(DbCallView.of(queries.dbCallHistograms()))));
+        app.get("/api/whatif", ctx -> json(ctx, whatIf(Params.text(ctx, "server"), Params.text(ctx, "site"))));
         app.sse("/api/events", events::connect);
         app.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.get()));
         app.get("/health", this::health);
@@ -139,6 +153,10 @@ public final class ApiServer implements AutoCloseable {
             error(ctx, HttpStatus.BAD_GATEWAY, e.getMessage());
         });
         app.exception(OwnersMovingException.class, ApiServer::moving);
+        app.exception(WhatIfSource.Unavailable.class, (e, ctx) -> {
+            LOG.warn("api: {}", e.getMessage());
+            error(ctx, HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
+        });
         app.exception(InvalidStateStoreException.class, (e, ctx) ->
                 error(ctx, HttpStatus.SERVICE_UNAVAILABLE, "state stores not queryable yet: " + e.getMessage()));
     }
@@ -154,6 +172,16 @@ public final class ApiServer implements AutoCloseable {
         body.put("status", up ? "UP" : "STARTING");
         queries.siteModelProblem().ifPresent(p -> body.put("siteModel", p));
         ctx.status(up ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).contentType(JSON).result(ApiJson.write(body));
+    }
+
+    /** The what-if JSON (docs/RULES.md "What-if"); a 400 naming the parameter for a name the model lacks. */
+    private String whatIf(String server, String site) {
+        try {
+            return WhatIfJson.toJson(whatIf.whatIf(server, site));
+        } catch (WhatIf.UnknownName e) {
+            throw new Params.BadRequest(e.parameter() + ": " + Params.quote(e.name()) + " is not a "
+                    + (e.parameter().equals("server") ? "host" : "site") + " of the site model in force");
+        }
     }
 
     private void report(Context ctx) {

@@ -55,7 +55,7 @@ final class Params {
     }
 
     /** {@code "value"}, cut after 100 characters. */
-    private static String quote(String v) {
+    static String quote(String v) {
         return "\"" + (v.length() > 100 ? v.substring(0, 100) + "..." : v) + "\"";
     }
 

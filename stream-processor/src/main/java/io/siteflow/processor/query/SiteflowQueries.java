@@ -46,6 +46,14 @@ public interface SiteflowQueries {
     /** {@code siteflow rules explain} for one flow in the flow syntax, e.g. {@code tcp 10.2.0.20:40112 -> 10.1.0.10:1521}. */
     String explain(String flow);
 
+    /**
+     * The DB call-time histogram of every audited pair with calls (cumulative), sorted by server then site; empty
+     * where the implementation keeps none.
+     */
+    default List<DbCallHistogram> dbCallHistograms() {
+        return List.of();
+    }
+
     /** True when the processor is ready to answer (Kafka Streams RUNNING). */
     boolean ready();
 

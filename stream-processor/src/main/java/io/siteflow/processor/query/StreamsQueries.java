@@ -126,6 +126,34 @@ public final class StreamsQueries implements SiteflowQueries {
         return Optional.empty();
     }
 
+    /**
+     * The call-time histograms, read where each server's task runs; a server whose owner is moving is left out
+     * (the chart is drawn again at the next event).
+     */
+    @Override
+    public List<DbCallHistogram> dbCallHistograms() {
+        Optional<ActiveModel> m = model();
+        if (m.isEmpty()) {
+            return List.of();
+        }
+        List<DbCallHistogram> out = new ArrayList<>();
+        for (AuditPair p : m.get().pairs()) {
+            String server = p.server().address();
+            Cluster.Owner owner = cluster.owner(server);
+            if (owner instanceof Cluster.Moving) {
+                continue;
+            }
+            boolean here = owner instanceof Cluster.Here;
+            int partition = here ? ((Cluster.Here) owner).partition() : ((Cluster.At) owner).partition();
+            StoreView view = here ? local : client.at(((Cluster.At) owner).host());
+            view.cumulativeAggregate(m.get().keyOf(p).encoded(), partition).map(a -> a.dbCalls().histogram())
+                    .filter(h -> !h.isEmpty())
+                    .ifPresent(h -> out.add(new DbCallHistogram(server, p.remoteSite().name(), h)));
+        }
+        out.sort(Comparator.comparing(DbCallHistogram::server).thenComparing(DbCallHistogram::remoteSite));
+        return out;
+    }
+
     /** The cumulative verdict of a pair from its aggregate, as the offline audit computes it. */
     public static Verdict cumulative(ActiveModel m, AuditPair p, PairAggregate agg, boolean drops) {
         return VerdictCalculator.verdict(m.model(), p, agg, Optional.empty(), drops);

@@ -1,6 +1,8 @@
 package io.siteflow.processor.http;
 
+import io.siteflow.model.CallHistogram;
 import io.siteflow.processor.query.AgentStatus;
+import io.siteflow.processor.query.DbCallHistogram;
 import io.siteflow.processor.query.RulesInfo;
 import io.siteflow.processor.query.TalkerRow;
 import io.siteflow.processor.topology.Alert;
@@ -60,7 +62,9 @@ final class FakeQueries {
         return new StaticQueries(s, flow -> {
             FlowSyntax.parse(flow); // as StreamsQueries: a flow not in the flow syntax is refused
             return "rule oracle-ports (DB) matches " + flow + ": port 1521";
-        });
+        }).withDbCalls(List.of(new DbCallHistogram("10.2.0.20", "region1", CallHistogram.of(Map.of(
+                CallHistogram.bucketOf(6_600), 20L, CallHistogram.bucketOf(9_500), 50L,
+                CallHistogram.bucketOf(14_000), 5L)))));
     }
 
     /** wls3 → region1, PASS, DB share 93.12%, {@code cross = 10 000 000 / div}. */

@@ -47,7 +47,8 @@ class OpenApiDocumentTest {
     @BeforeEach
     void start() {
         queries = FakeQueries.create(ApiServerTest.NOW, true);
-        server = new ApiServer(ApiServer.Settings.loopback(0), queries, () -> "siteflow_up 1\n").start();
+        server = new ApiServer(ApiServer.Settings.loopback(0), queries, Optional.empty(), () -> "siteflow_up 1\n",
+                new FakeWhatIf()).start();
     }
 
     @AfterEach

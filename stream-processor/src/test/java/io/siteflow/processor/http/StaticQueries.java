@@ -2,6 +2,7 @@ package io.siteflow.processor.http;
 
 import io.siteflow.processor.query.AgentStatus;
 import io.siteflow.processor.query.AlertSettings;
+import io.siteflow.processor.query.DbCallHistogram;
 import io.siteflow.processor.query.RulesInfo;
 import io.siteflow.processor.query.SiteflowQueries;
 import io.siteflow.processor.query.TalkerRow;
@@ -61,6 +62,7 @@ public final class StaticQueries implements SiteflowQueries {
 
     private final AtomicReference<Snapshot> snapshot;
     private final Explain explain;
+    private volatile List<DbCallHistogram> dbCalls = List.of();
 
     /** Explains a flow; the static queries have no classifier of their own. */
     @FunctionalInterface
@@ -80,6 +82,17 @@ public final class StaticQueries implements SiteflowQueries {
 
     public Snapshot snapshot() {
         return snapshot.get();
+    }
+
+    @Override
+    public List<DbCallHistogram> dbCallHistograms() {
+        return dbCalls;
+    }
+
+    /** Sets what {@link #dbCallHistograms()} answers. @return this */
+    public StaticQueries withDbCalls(List<DbCallHistogram> histograms) {
+        dbCalls = List.copyOf(histograms);
+        return this;
     }
 
     @Override
