@@ -7,11 +7,12 @@ import {renderVerdicts, renderTrends, setMinCrossBytes} from './views/verdicts.j
 import {setHosts, setVerdicts, renderTraffic} from './views/traffic.js';
 import {renderLinks, drawLinksCharts, loadLinkHistory} from './views/links.js';
 import {initTalkers, fetchTalkers, setTalkers, defaultQuery, redrawTalkers} from './views/talkers.js';
+import {setDbHosts, setDbVerdicts, renderDbLatency, initDbLatency} from './views/dblatency.js';
 import {renderAgents, renderAlerts, renderAlertSettings, renderRules, initExplain} from './views/status.js';
 
 // A view is a <section id="view-NAME"> in index.html, a tab, a module in js/views and its name here.
 
-const VIEWS = ['verdicts', 'traffic', 'links', 'talkers', 'agents', 'alerts', 'rules'];
+const VIEWS = ['verdicts', 'traffic', 'links', 'talkers', 'dblatency', 'agents', 'alerts', 'rules'];
 let current = '';
 let rulesVersion = '';
 let talkersTimer = 0;
@@ -26,6 +27,7 @@ function show() {
   }
   if (name === 'traffic') renderTraffic().catch(failed);
   if (name === 'links') loadLinkHistory(true).catch(failed);
+  if (name === 'dblatency') renderDbLatency().catch(failed);
   requestAnimationFrame(resizeAll);
 }
 
@@ -44,6 +46,7 @@ async function loadRules(version) {
   const [rules, hosts] = await Promise.all([get('rules'), get('hosts')]);
   setRules(rules);
   setHosts(hosts);
+  setDbHosts(hosts);
 }
 
 function setRules(rules) {
@@ -86,7 +89,9 @@ async function onAlerts(list) {
 function onVerdicts(list) {
   renderVerdicts(list);
   setVerdicts(list);
+  setDbVerdicts(list);
   if (current === 'traffic') renderTraffic().catch(failed);
+  if (current === 'dblatency') renderDbLatency().catch(failed);
 }
 
 function onTalkersForm() {
@@ -115,12 +120,14 @@ async function fetchAll() {
 async function start() {
   initTalkers(onTalkersForm);
   initExplain();
+  initDbLatency(failed);
   byId('unit-bytes').addEventListener('change', onUnit);
   window.addEventListener('hashchange', show);
   const [rules, hosts, verdicts, agents, alerts, firstLinks, talkers, alertSettings] = await fetchAll();
   performance.mark('siteflow-fetched');
   setRules(rules);
   setHosts(hosts);
+  setDbHosts(hosts);
   onVerdicts(verdicts);
   performance.mark('siteflow-verdicts');
   renderAgents(agents);
