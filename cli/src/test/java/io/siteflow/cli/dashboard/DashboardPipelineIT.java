@@ -6,15 +6,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.siteflow.agent.app.AgentRunner;
 import io.siteflow.agent.app.FileReplay;
-import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.model.Cidr;
 import io.siteflow.model.FlowRecord;
-import io.siteflow.processor.app.ProcessCommand;
-import io.siteflow.processor.broker.EmbeddedKafkaBroker;
 import io.siteflow.processor.http.Browser;
 import io.siteflow.rules.audit.AuditReport;
 import io.siteflow.rules.audit.OfflineAudit;
@@ -23,12 +19,8 @@ import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.synth.CapturePoint;
 import io.siteflow.synth.ScenarioTruth;
 import io.siteflow.synth.StretchedClusterScenario;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,9 +30,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
@@ -76,25 +65,9 @@ class DashboardPipelineIT {
                 .capturePoint(CapturePoint.regionEdge("region2", 75_000)).build().write(capture);
         Map<String, Verdict> expected = audit(capture, sites);
 
-        int port = freePort();
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        ProcessCommand processor = new ProcessCommand();
-        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).build()) {
-            broker.start();
-            pool.submit(() -> ProcessCommand.commandLine(processor).setOut(new PrintWriter(new StringWriter(), true))
-                    .setErr(new PrintWriter(new StringWriter(), true))
-                    .execute("--bootstrap", broker.bootstrap(), "--sites", sites.toString(), "--http-port",
-                            Integer.toString(port), "--state-dir", dir.resolve("streams").toString()));
-            await("processor running").atMost(Duration.ofMinutes(2)).until(() -> processor.runtime().isPresent());
-            StringWriter agentErr = new StringWriter();
-            CaptureOptions options = CaptureOptions.builder().file(capture).remoteCidr("10.1.0.0/16").agent(AGENT)
-                    .bootstrap(broker.bootstrap()).spoolDir(dir.resolve("spool")).spoolMaxMb(64).build();
-            AgentRunner agent = new AgentRunner(options, new PrintWriter(new StringWriter(), true),
-                    new PrintWriter(agentErr, true));
-            assertThat(pool.submit(agent::run).get(2, TimeUnit.MINUTES)).as(agentErr.toString()).isZero();
-
+        try (ReplayedPipeline pipeline = ReplayedPipeline.start(dir, sites, capture, AGENT)) {
             try (Browser browser = Browser.start(1600, 1000)) {
-                String base = "http://127.0.0.1:" + port + "/";
+                String base = pipeline.base();
                 browser.driver.get(base);
                 for (String host : List.of("wls3", "wls4")) {
                     Verdict v = expected.get(host);
@@ -131,10 +104,6 @@ class DashboardPipelineIT {
                 assertThatThrownBy(() -> browser.driver.switchTo().alert()).isInstanceOf(NoAlertPresentException.class);
                 browser.screenshot("pipeline-agents");
             }
-        } finally {
-            processor.stop();
-            pool.shutdown();
-            pool.awaitTermination(60, TimeUnit.SECONDS);
         }
     }
 
@@ -199,11 +168,5 @@ class DashboardPipelineIT {
 
     private static String percent(BigDecimal share) {
         return share.movePointRight(2).setScale(2, RoundingMode.DOWN).toPlainString() + "%";
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 }

@@ -3,14 +3,10 @@ package io.siteflow.cli.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.siteflow.agent.app.AgentRunner;
 import io.siteflow.agent.app.FileReplay;
-import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.cli.CommandRun;
-import io.siteflow.processor.app.ProcessCommand;
-import io.siteflow.processor.broker.EmbeddedKafkaBroker;
 import io.siteflow.processor.http.Browser;
 import io.siteflow.rules.audit.OfflineAudit;
 import io.siteflow.rules.load.SiteModelLoader;
@@ -18,20 +14,12 @@ import io.siteflow.rules.verdict.DbCallSummary;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.synth.CapturePoint;
 import io.siteflow.synth.StretchedClusterScenario;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.math.RoundingMode;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
@@ -71,26 +59,9 @@ class DbLatencyViewIT {
         assertThat(whatIf.exitCode()).as(whatIf.err()).isZero();
         Map<String, String> printed = whatIfFigures(whatIf.out());
 
-        int port = freePort();
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        ProcessCommand processor = new ProcessCommand();
-        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).build()) {
-            broker.start();
-            pool.submit(() -> ProcessCommand.commandLine(processor).setOut(new PrintWriter(new StringWriter(), true))
-                    .setErr(new PrintWriter(new StringWriter(), true))
-                    .execute("--bootstrap", broker.bootstrap(), "--sites", sites.toString(), "--http-port",
-                            Integer.toString(port), "--state-dir", dir.resolve("streams").toString()));
-            await("processor running").atMost(Duration.ofMinutes(2)).until(() -> processor.runtime().isPresent());
-            StringWriter agentErr = new StringWriter();
-            CaptureOptions options = CaptureOptions.builder().file(capture).remoteCidr("10.1.0.0/16")
-                    .agent("region2-edge").bootstrap(broker.bootstrap()).spoolDir(dir.resolve("spool"))
-                    .spoolMaxMb(64).build();
-            AgentRunner agent = new AgentRunner(options, new PrintWriter(new StringWriter(), true),
-                    new PrintWriter(agentErr, true));
-            assertThat(pool.submit(agent::run).get(2, TimeUnit.MINUTES)).as(agentErr.toString()).isZero();
-
+        try (ReplayedPipeline pipeline = ReplayedPipeline.start(dir, sites, capture, "region2-edge")) {
             try (Browser browser = Browser.start(1400, 1000)) {
-                browser.driver.get("http://127.0.0.1:" + port + "/#dblatency");
+                browser.driver.get(pipeline.base() + "#dblatency");
                 Map<String, String> expected = figures(calls);
                 await("wls4's figures").atMost(Duration.ofSeconds(90)).ignoreExceptions().untilAsserted(() -> {
                     new Select(browser.driver.findElement(By.id("db-server"))).selectByValue(WLS4 + "|region1");
@@ -107,17 +78,13 @@ class DbLatencyViewIT {
                         + ".reduce((s, b) => s + b[2], 0);");
                 assertThat(((Number) charted).longValue()).isEqualTo(calls.calls());
                 for (int width : new int[] {1400, 800}) {
-                    DashboardTrafficWidths.resize(browser, width, 1000);
+                    DashboardTrafficWidths.resize(browser, width, 1800); // tall enough for the what-if
                     assertThat(browser.driver.executeScript(
                             "return document.documentElement.scrollWidth <= window.innerWidth;"))
                             .as("no sideways scroll at " + width + " px").isEqualTo(true);
                     browser.screenshotTo(root.resolve("docs/images/dashboard-dblatency-" + width + ".png"));
                 }
             }
-        } finally {
-            processor.stop();
-            pool.shutdown();
-            pool.awaitTermination(60, TimeUnit.SECONDS);
         }
     }
 
@@ -186,12 +153,6 @@ class DbLatencyViewIT {
             m.put(dd.getDomAttribute("data-figure"), dd.getText());
         }
         return m;
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     /** Window sizing as DashboardTrafficIT does it: the inside of the window is {@code width} × {@code height}. */

@@ -57,6 +57,10 @@ export async function renderDbLatency() {
   const site = targets(v);
   renderFigures(v);
   const [histograms, whatIf] = await Promise.all([get('dbcalls'), site ? whatIfOf(v.server, site) : null]);
+  const now = selected();
+  if (!now || pairKey(now) !== pairKey(v) || byId('db-target').value !== site) {
+    return; // the pickers moved on while this answer was on its way: a newer render draws theirs
+  }
   const h = histograms.find((x) => x.server === v.server && x.remoteSite === v.remoteSite);
   renderHistogram(v, h ? h.buckets : []);
   renderWhatIf(v, whatIf);
@@ -96,7 +100,7 @@ function renderHistogram(v, buckets) {
   chart(byId('db-histogram')).setOption({
     animation: false,
     tooltip: {formatter: (p) => `${p.value[0].toFixed(3)}–${p.value[1].toFixed(3)} ms: ${count(p.value[2])} calls`},
-    grid: {left: 60, right: 20, top: 30, bottom: 40},
+    grid: {left: 60, right: 40, top: 30, bottom: 40},
     xAxis: {type: 'value', name: 'ms', nameTextStyle: {color: TEXT}, min: 0, max: Math.ceil(top * 1.05 + 0.5),
       ...axisStyle()},
     yAxis: {type: 'value', name: 'calls', nameTextStyle: {color: TEXT}, ...axisStyle()},
