@@ -156,8 +156,8 @@ function renderWhatIf(v, w) {
     figure('crossAfter', 'after', String(w.crossBytes.after)),
     figure('becomeLocal', 'flows becoming local', String(w.becomeLocal.flows)),
     figure('becomeRemote', 'flows becoming cross-site', String(w.becomeRemote.flows)),
-    figure('stopPaying', 'DB calls that stop paying the RTT', String(w.dbCalls.stopPaying)),
-    figure('startPaying', 'that start paying it', String(w.dbCalls.startPaying)),
+    figure('stopPaying', 'calls stop paying RTT', String(w.dbCalls.stopPaying)),
+    figure('startPaying', 'calls start paying RTT', String(w.dbCalls.startPaying)),
     figure('rttSaved', 'RTT difference', ms(w.dbCalls.rttSavedMicros)),
     figure('seconds', 'over', w.dbCalls.seconds + ' s'),
     figure('perSecond', 'time per second of work', ms(Math.abs(saved)) + (saved >= 0 ? ' saved' : ' added')));
