@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
             "--json prints the same as one JSON object (docs/RULES.md, \"What-if\"), the",
             "answer of /api/whatif; --json=FILE writes it to FILE.", "",
             "Example:", "  siteflow whatif --sites sites.yaml --move wls3=region1 capture.pcap",
-            "  siteflow whatif --sites sites.yaml --move wls3=region1 --json=whatif.json capture.pcap", ""},
+            "  siteflow whatif --sites s.yaml --move wls3=region1 --json=out.json c.pcap", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done", "1:--json=FILE could not be written", "2:capture or site model not read whole",
             "64:wrong usage"})
