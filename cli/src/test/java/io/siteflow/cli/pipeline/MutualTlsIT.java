@@ -6,7 +6,7 @@ import io.siteflow.agent.publish.kafka.KafkaFlowSink;
 import io.siteflow.agent.publish.kafka.KafkaSinkConfig;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;
-import io.siteflow.processor.broker.LogLines;
+import io.siteflow.processor.broker.LogCapture;
 import io.siteflow.processor.broker.SecureBrokers;
 import io.siteflow.processor.broker.SiteflowAcls;
 import io.siteflow.processor.broker.SiteflowTopics;
@@ -48,7 +48,7 @@ class MutualTlsIT {
         List<FlowRecord> records = new ArrayList<>(SyntheticCluster.flows(90, 1_000, "mtls"));
         AuditReport expected = Offline.audit(SyntheticCluster.SITES, records, 60_000);
         Path sites = Files.writeString(dir.resolve("sites.yaml"), SyntheticCluster.SITES);
-        try (LogLines logs = LogLines.collect()) {
+        try (LogCapture logs = LogCapture.of("kafka", "org.apache.kafka", "io.siteflow")) {
             try (EmbeddedKafkaBroker broker = SecureBrokers.mutualTls(dir.resolve("kafka"), pki).build()) {
                 broker.start();
                 try (Admin admin = Admin.create(broker.clientConfig())) {

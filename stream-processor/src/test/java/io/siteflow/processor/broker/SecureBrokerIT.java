@@ -62,7 +62,7 @@ class SecureBrokerIT {
     @Test
     void eachPrincipalDoesItsJobAndNothingElseAndNoSecretIsLogged() throws Exception {
         pki = TestPki.create(dir);
-        LogLines logs = LogLines.collect();
+        LogCapture logs = LogCapture.of("kafka", "org.apache.kafka", "io.siteflow");
         EmbeddedKafkaBroker.Builder b = SecureBrokers.saslSsl(dir.resolve("kafka"), pki, adminPassword,
                 Map.of("agent", agentPassword, "processor", processorPassword));
         try (EmbeddedKafkaBroker broker = b.build()) {
