@@ -89,7 +89,8 @@ public final class CaptureCommand implements Callable<Integer> {
     Path kafkaConfig;
 
     @Option(names = "--spool-dir", paramLabel = "DIR",
-            description = "Where records wait while Kafka is unreachable (default: ~/.local/state/siteflow/spool/AGENT).")
+            description = "Where records wait while Kafka is unreachable or refuses them for a missing ACL "
+                    + "(default: ~/.local/state/siteflow/spool/AGENT).")
     Path spoolDir;
 
     @Option(names = "--spool-max-mb", paramLabel = "MB", defaultValue = "" + CaptureOptionsBuilder.DEFAULT_SPOOL_MAX_MB,

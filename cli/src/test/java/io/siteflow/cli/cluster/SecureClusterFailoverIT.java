@@ -20,6 +20,7 @@ import io.siteflow.lab.NetnsLab;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
 import io.siteflow.model.wire.Topics;
+import io.siteflow.processor.broker.LogCapture;
 import io.siteflow.processor.broker.SiteflowAcls;
 import io.siteflow.processor.broker.TestPki;
 import io.siteflow.rules.classify.Classifier;

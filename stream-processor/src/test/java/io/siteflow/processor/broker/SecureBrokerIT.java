@@ -3,10 +3,6 @@ package io.siteflow.processor.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
 import io.siteflow.model.wire.Topics;
@@ -35,6 +31,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -43,7 +40,6 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
 /**
@@ -66,48 +62,18 @@ class SecureBrokerIT {
     @Test
     void eachPrincipalDoesItsJobAndNothingElseAndNoSecretIsLogged() throws Exception {
         pki = TestPki.create(dir);
-        // every INFO line of Kafka's and siteflow's loggers during the run, into a list only (not the console)
-        ListAppender<ILoggingEvent> logs = new ListAppender<>();
-        logs.start();
-        List<Logger> loggers = new ArrayList<>();
-        List<Level> levels = new ArrayList<>();
-        for (String name : List.of("kafka", "org.apache.kafka", "io.siteflow")) {
-            Logger l = (Logger) LoggerFactory.getLogger(name);
-            loggers.add(l);
-            levels.add(l.getLevel());
-            l.setLevel(Level.INFO);
-            l.setAdditive(false);
-            l.addAppender(logs);
-        }
-        EmbeddedKafkaBroker.Builder b = EmbeddedKafkaBroker.builder(dir.resolve("kafka"))
-                .property("listener.security.protocol.map", "CLIENT:SASL_SSL,CONTROLLER:PLAINTEXT")
-                .property("sasl.enabled.mechanisms", "SCRAM-SHA-512")
-                .property("sasl.mechanism.inter.broker.protocol", "SCRAM-SHA-512")
-                .property("listener.name.client.scram-sha-512.sasl.jaas.config", jaas("admin", adminPassword))
-                .property("ssl.keystore.location", pki.keystore().toString())
-                .property("ssl.keystore.type", "PKCS12")
-                .property("ssl.keystore.password", pki.password())
-                .property("ssl.truststore.location", pki.truststore().toString())
-                .property("ssl.truststore.type", "PKCS12")
-                .property("ssl.truststore.password", pki.password())
-                .property("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer")
-                .property("super.users", "User:admin;User:ANONYMOUS")
-                .scram("SCRAM-SHA-512=[name=admin,password=" + adminPassword + "]")
-                .scram("SCRAM-SHA-512=[name=agent,password=" + agentPassword + "]")
-                .scram("SCRAM-SHA-512=[name=processor,password=" + processorPassword + "]");
+        LogCapture logs = LogCapture.of("kafka", "org.apache.kafka", "io.siteflow");
+        EmbeddedKafkaBroker.Builder b = SecureBrokers.saslSsl(dir.resolve("kafka"), pki, adminPassword,
+                Map.of("agent", agentPassword, "processor", processorPassword));
         try (EmbeddedKafkaBroker broker = b.build()) {
             broker.start();
             String bootstrap = broker.bootstrap();
             try (Admin admin = Admin.create(broker.clientConfig())) {
                 TopicAdmin.ensureTopics(admin, SiteflowTopics.SINGLE_NODE);
-                List<org.apache.kafka.common.acl.AclBinding> acls = new ArrayList<>(SiteflowAcls.agent("User:agent"));
-                acls.addAll(SiteflowAcls.processor("User:processor", APP));
-                admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
-                // the broker's authorizer applies them from the metadata log a moment after the controller took them
-                Awaitility.await("ACLs applied").atMost(Duration.ofSeconds(30)).until(() -> admin.describeAcls(
-                        org.apache.kafka.common.acl.AclBindingFilter.ANY).values().get(10, TimeUnit.SECONDS).size()
-                        == acls.size());
             }
+            List<AclBinding> acls = new ArrayList<>(SiteflowAcls.agent("User:agent"));
+            acls.addAll(SiteflowAcls.processor("User:processor", APP));
+            SecureBrokers.grant(broker, acls);
 
             // the agent writes flow records, and nothing it has no ACL for
             try (KafkaProducer<byte[], byte[]> agent = producer(bootstrap, "agent", agentPassword)) {
@@ -120,9 +86,8 @@ class SecureBrokerIT {
             }
 
             // the processor runs on its ACLs alone, with the client settings from --kafka-config
-            Path config = Files.writeString(dir.resolve("processor.properties"), client("processor",
-                    processorPassword).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().toString()
-                    .replace("\\", "\\\\")).reduce("", (a, l) -> a + l + "\n"));
+            Path config = SecureBrokers.write(dir.resolve("processor.properties"),
+                    SecureBrokers.scramClient(pki, "processor", processorPassword));
             Path sites = Files.writeString(dir.resolve("sites.yaml"), SyntheticCluster.SITES);
             ProcessCommand command = new ProcessCommand(null);
             StringWriter err = new StringWriter();
@@ -157,7 +122,7 @@ class SecureBrokerIT {
             }
 
             // a wrong password is refused by the broker
-            Map<String, Object> wrong = new HashMap<>(client("agent", "not-" + agentPassword));
+            Map<String, Object> wrong = new HashMap<>(SecureBrokers.scramClient(pki, "agent", "not-" + agentPassword));
             wrong.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             wrong.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
             try (Admin a = Admin.create(wrong)) {
@@ -167,13 +132,9 @@ class SecureBrokerIT {
                                 + "SASL mechanism SCRAM-SHA-512");
             }
         } finally {
-            for (int i = 0; i < loggers.size(); i++) {
-                loggers.get(i).detachAppender(logs);
-                loggers.get(i).setLevel(levels.get(i));
-                loggers.get(i).setAdditive(true);
-            }
+            logs.close();
         }
-        List<String> lines = logs.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+        List<String> lines = logs.lines();
         assertThat(lines).as("log lines").hasSizeGreaterThan(1_000)
                 .anyMatch(l -> l.startsWith("effective configuration: "))
                 .anyMatch(l -> l.contains("sasl.jaas.config = [hidden]"));
@@ -183,25 +144,8 @@ class SecureBrokerIT {
         }
     }
 
-    private static String jaas(String user, String password) {
-        return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + user
-                + "\" password=\"" + password + "\";";
-    }
-
-    /** SASL_SSL with SCRAM-SHA-512 as {@code user}, trusting the test CA. */
-    private Map<String, Object> client(String user, String password) {
-        Map<String, Object> c = new HashMap<>();
-        c.put("security.protocol", "SASL_SSL");
-        c.put("sasl.mechanism", "SCRAM-SHA-512");
-        c.put("sasl.jaas.config", jaas(user, password));
-        c.put("ssl.truststore.location", pki.truststore().toString());
-        c.put("ssl.truststore.type", "PKCS12");
-        c.put("ssl.truststore.password", pki.password());
-        return c;
-    }
-
     private KafkaProducer<byte[], byte[]> producer(String bootstrap, String user, String password) {
-        Map<String, Object> c = client(user, password);
+        Map<String, Object> c = new HashMap<>(SecureBrokers.scramClient(pki, user, password));
         c.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         c.put(ProducerConfig.ACKS_CONFIG, "all");
         c.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000);

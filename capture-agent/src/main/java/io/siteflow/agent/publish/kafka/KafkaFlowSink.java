@@ -145,8 +145,10 @@ public final class KafkaFlowSink implements FlowSink {
 
     /**
      * Why the cluster could not be used when the sink started ({@link BrokerCheck}: the address and connection
-     * refused, DNS, TLS handshake or authentication), waiting up to ~25 s for the check to end; empty when it
-     * answered, or for a sink made with a producer factory (no check).
+     * refused, DNS, TLS handshake or authentication, or an ACL the principal lacks, e.g.
+     * {@code kafka: principal User:agent2 may not WRITE topic siteflow.flows (ACL)}), waiting up to ~45 s for the
+     * check to end; empty when it answered and allows the agent's writes, or for a sink made with a producer factory
+     * (no check).
      */
     public Optional<String> brokerProblem() {
         BrokerCheck c = check;

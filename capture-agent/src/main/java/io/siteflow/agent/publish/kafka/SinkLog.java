@@ -35,15 +35,20 @@ final class SinkLog {
     /** What {@link BrokerCheck} found; named as the cause of the outages that follow. */
     void brokerProblem(String problem) {
         brokerProblem.set(problem);
-        LOG.error("publish: {}; records go to the spool until it is back", problem);
+        LOG.error("publish: {}; records go to the spool until {}", problem, until(problem));
     }
 
     void outageStarted(String bootstrap, Path spoolDir) {
         Exception e = cause.get();
         String problem = brokerProblem.get();
-        LOG.warn("publish: kafka: cannot deliver to {} ({}); spooling records to {} until it is back", bootstrap,
+        LOG.warn("publish: kafka: cannot deliver to {} ({}); spooling records to {} until {}", bootstrap,
                 problem != null ? problem : e == null ? "unknown cause" : e.getClass().getSimpleName() + ": "
-                + e.getMessage(), spoolDir);
+                + e.getMessage(), spoolDir, until(problem));
+    }
+
+    /** What ends the spooling: the broker coming back, or an administrator granting a missing ACL. */
+    private static String until(String problem) {
+        return problem != null && problem.endsWith("(ACL)") ? "an administrator grants it" : "it is back";
     }
 
     void outageEnded(Duration length, long replayed) {

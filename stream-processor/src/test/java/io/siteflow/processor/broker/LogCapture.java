@@ -1,4 +1,4 @@
-package io.siteflow.cli.cluster;
+package io.siteflow.processor.broker;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * the console; {@link #close()} gives the loggers back their level and appenders. For tests that read what was
  * logged (state transitions, secrets that must not appear). Thread-safe for the logging side.
  */
-final class LogCapture implements AutoCloseable {
+public final class LogCapture implements AutoCloseable {
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
     private final List<Logger> loggers = new ArrayList<>();
     private final List<Level> levels = new ArrayList<>();
@@ -32,12 +32,12 @@ final class LogCapture implements AutoCloseable {
     }
 
     /** Starts capturing the loggers named {@code names} (and their children). */
-    static LogCapture of(String... names) {
+    public static LogCapture of(String... names) {
         return new LogCapture(List.of(names));
     }
 
     /** The lines so far: each event's message, then the message of each exception in its cause chain. */
-    List<String> lines() {
+    public List<String> lines() {
         List<String> out = new ArrayList<>();
         synchronized (appender) { // AppenderBase.doAppend holds this lock while it adds
             for (ILoggingEvent e : List.copyOf(appender.list)) {
