@@ -28,6 +28,9 @@ public final class SoakLoad {
     private VerdictPoller.Totals last;
     private long pollErrors;
     private String lastPollError;
+    private long readings;
+    private long readingNanos;
+    private long slowestReadingNanos;
 
     private SoakLoad(SoakOptions o) {
         this.o = o;
@@ -69,6 +72,7 @@ public final class SoakLoad {
             load.start();
             long nextRow = t0 + SoakOptions.INTERVAL_S * 1_000_000_000L;
             long settleEnd = Long.MAX_VALUE;
+            double loadEnded = 0;
             long lastAcked = 0;
             while (true) {
                 poll();
@@ -76,6 +80,7 @@ public final class SoakLoad {
                 boolean loading = load.isAlive();
                 if (!loading && settleEnd == Long.MAX_VALUE) {
                     settleEnd = now + o.settle().toNanos();
+                    loadEnded = (now - t0) / 1e9;
                 }
                 if (now >= nextRow) {
                     lastAcked = row(series, agents, t0, loading ? "load" : "settle", lastAcked);
@@ -88,8 +93,10 @@ public final class SoakLoad {
                 Thread.sleep(o.pollMs());
             }
             row(series, agents, t0, "end", lastAcked);
-            SoakReport report = new SoakReport(o, agents.produced(), last, whole, series.rows(), sampler.processors(),
-                    sampler.others(), sampler::pauses, pollErrors, lastPollError);
+            SoakReport.Readings r = new SoakReport.Readings(readings, readingNanos / 1e6 / Math.max(1, readings),
+                    slowestReadingNanos / 1e6, pollErrors, lastPollError);
+            SoakReport report = new SoakReport(o, agents.produced(), last, whole, series.rows(), loadEnded,
+                    sampler.processors(), sampler.others(), sampler::pauses, r);
             System.out.print(report.text());
             return report.equal();
         }
@@ -97,6 +104,7 @@ public final class SoakLoad {
 
     private void poll() throws InterruptedException {
         VerdictPoller.Totals t;
+        long asked = System.nanoTime();
         try {
             t = poller.read();
         } catch (IOException e) {
@@ -105,6 +113,9 @@ public final class SoakLoad {
             return;
         }
         long now = System.nanoTime();
+        readings++;
+        readingNanos += now - asked;
+        slowestReadingNanos = Math.max(slowestReadingNanos, now - asked);
         for (int i = 0; i < fleet.agents(); i++) {
             log.counted(i, t.crossBytes()[i], now, interval, whole);
         }

@@ -29,8 +29,8 @@ public final class SoakPlot {
     private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
         new Color(0xff7f0e), new Color(0x9467bd), new Color(0x8c564b)};
 
-    /** A named line of (t, value) points; NaN values are gaps. */
-    record Series(String name, double[] t, double[] v, boolean dashed) {
+    /** A named line of (t, value) points, NaN values are gaps; {@code color} indexes the palette. */
+    record Series(String name, double[] t, double[] v, boolean dashed, int color) {
     }
 
     private SoakPlot() {
@@ -53,12 +53,14 @@ public final class SoakPlot {
         g.drawString(title, LEFT, 24);
         double[] t = csv.column("t_s");
         panel(g, TOP, "end-to-end lag per 10-s interval (ms)", List.of(
-                new Series("p50", t, csv.column("lag_p50_ms"), false),
-                new Series("p99", t, csv.column("lag_p99_ms"), false)));
+                new Series("p50", t, csv.column("lag_p50_ms"), false, 0),
+                new Series("p99", t, csv.column("lag_p99_ms"), false, 1)));
         List<Series> memory = new ArrayList<>();
-        for (String p : csv.prefixes("_heap_after_gc_mib")) {
-            memory.add(new Series(p + " RSS", t, csv.column(p + "_rss_mib"), false));
-            memory.add(new Series(p + " heap after GC", t, csv.column(p + "_heap_after_gc_mib"), true));
+        List<String> processors = csv.prefixes("_heap_after_gc_mib");
+        for (int i = 0; i < processors.size(); i++) {
+            String p = processors.get(i);
+            memory.add(new Series(p + " RSS", t, csv.column(p + "_rss_mib"), false, 2 + i));
+            memory.add(new Series(p + " heap after GC", t, csv.column(p + "_heap_after_gc_mib"), true, 2 + i));
         }
         panel(g, TOP + PANEL_H, "processor memory (MiB)", memory);
         ImageIO.write(img, "png", Path.of(args[1]).toFile());
@@ -105,7 +107,7 @@ public final class SoakPlot {
         int legendX = x0 + 10;
         for (int k = 0; k < series.size(); k++) {
             Series s = series.get(k);
-            g.setColor(COLORS[k % COLORS.length]);
+            g.setColor(COLORS[s.color() % COLORS.length]);
             g.setStroke(s.dashed() ? new BasicStroke(2, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 1,
                     new float[] {6, 4}, 0) : new BasicStroke(2));
             int px = -1;

@@ -18,16 +18,25 @@ final class SoakReport {
     private final boolean equal;
 
     /**
-     * @param pauses processor i's GC pauses so far, ms
+     * The verdict readings: how many, their mean and longest time, and the failed ones.
+     *
+     * @param meanMs    mean time of a reading (request to parsed answer), ms
+     * @param slowestMs the longest reading, ms
+     * @param lastError the last failure's message, or null
+     */
+    record Readings(long count, double meanMs, double slowestMs, long failed, String lastError) {
+    }
+
+    /**
+     * @param loadEnded seconds from the start of the load to the end of its last send and flush
+     * @param pauses    processor i's GC pauses so far, ms
      */
     SoakReport(SoakOptions o, Produced agents, VerdictPoller.Totals counted, LagStats lag, List<Row> rows,
-            List<Watched> processors, List<Watched> others, IntFunction<List<Double>> pauses, long pollErrors,
-            String lastPollError) {
+            double loadEnded, List<Watched> processors, List<Watched> others, IntFunction<List<Double>> pauses,
+            Readings readings) {
         Row start = rows.get(0);
         Row end = rows.get(rows.size() - 1);
         Row warm = rows.stream().filter(r -> r.t() >= o.warmup().toSeconds()).findFirst().orElse(end);
-        double loadSeconds = rows.stream().filter(r -> r.phase().equals("load")).mapToDouble(Row::t).max()
-                .orElse(end.t());
         int unequal = agents.unequalAgents(counted);
         equal = agents.allCounted(counted);
         line("cluster soak: %d agents over %d producers, %,d records/s offered for %d s; verdicts read from %s "
@@ -43,11 +52,12 @@ final class SoakReport {
                 + "max %,d ms over %,d records; worst 10-s p99 %s; %,d records never counted",
                 lag.percentile(50), lag.percentile(99), lag.max(), lag.count(), worst(rows),
                 Math.max(0, agents.acked() - lag.count()));
-        if (pollErrors > 0) {
-            line("verdict readings that failed: %d (last: %s)", pollErrors, lastPollError);
-        }
-        line("samples: start t=%.0f s, after warm-up t=%.0f s, end t=%.0f s (load ended at %.0f s)", start.t(),
-                warm.t(), end.t(), loadSeconds);
+        line("verdict readings: %,d, %.0f ms each on average, the longest %,.0f ms%s", readings.count(),
+                readings.meanMs(), readings.slowestMs(), readings.failed() == 0 ? ""
+                        : String.format(Locale.ROOT, "; %,d failed (last: %s)", readings.failed(),
+                                readings.lastError()));
+        line("samples: start t=%.0f s, after warm-up t=%.0f s, end t=%.0f s (the load ended at %.0f s)", start.t(),
+                warm.t(), end.t(), loadEnded);
         table(processors, others, pauses, rows, start, warm, end);
     }
 

@@ -34,8 +34,8 @@ class SoakReportTest {
             lag.add(i < 1000 ? 100 : 700);
         }
 
-        SoakReport r = new SoakReport(OPTIONS, produced, counted, lag, ROWS, PROCESSORS, OTHERS,
-                i -> List.of(6.0, 3.0, 3.0), 0, null);
+        SoakReport r = new SoakReport(OPTIONS, produced, counted, lag, ROWS, 20.4, PROCESSORS, OTHERS,
+                i -> List.of(6.0, 3.0, 3.0), new SoakReport.Readings(80, 12.5, 40, 0, null));
 
         assertThat(r.equal()).isTrue();
         assertThat(r.text()).isEqualTo("""
@@ -46,7 +46,8 @@ class SoakReportTest {
                 8,000,000 counted of 8,000,000 produced: EQUAL
                 end-to-end lag, send() -> first /api/verdicts reading that counts the record: p50 100 ms, p99 700 ms, \
                 max 700 ms over 2,000 records; worst 10-s p99 700 ms (interval ending at 20 s); 0 records never counted
-                samples: start t=0 s, after warm-up t=10 s, end t=22 s (load ended at 20 s)
+                verdict readings: 80, 13 ms each on average, the longest 40 ms
+                samples: start t=0 s, after warm-up t=10 s, end t=22 s (the load ended at 20 s)
 
                 | process | RSS start / warm-up / end MiB | end vs warm-up | heap after GC start / warm-up / end MiB \
                 | GC pauses: count, total, max, p99 | CPU, mean while loading (100% = one core) |
@@ -61,12 +62,14 @@ class SoakReportTest {
         Produced produced = new Produced(4, 4, 16, 0, null, new long[] {2, 2}, new long[] {8, 8});
         VerdictPoller.Totals counted = new VerdictPoller.Totals(new long[] {4, 12}, new long[] {1, 3}, 2);
 
-        SoakReport r = new SoakReport(OPTIONS, produced, counted, new LagStats(), ROWS, PROCESSORS, OTHERS,
-                i -> List.of(), 1, "http://h:2/api/verdicts: HTTP 503: starting");
+        SoakReport r = new SoakReport(OPTIONS, produced, counted, new LagStats(), ROWS, 20.4, PROCESSORS, OTHERS,
+                i -> List.of(),
+                new SoakReport.Readings(80, 12.5, 40, 1, "http://h:2/api/verdicts: HTTP 503: starting"));
 
         assertThat(r.equal()).isFalse();
         assertThat(r.text()).contains("cross-site bytes 16 counted of 16 produced: NOT EQUAL (2 servers differ)\n")
-                .contains("verdict readings that failed: 1 (last: http://h:2/api/verdicts: HTTP 503: starting)\n")
+                .contains("verdict readings: 80, 13 ms each on average, the longest 40 ms; 1 failed (last: "
+                        + "http://h:2/api/verdicts: HTTP 503: starting)\n")
                 .contains("| processor1 | 300 / 400 / 440 | +10.0% | - / 40 / 42 | 0, 0 ms, 0 ms, 0 ms | 40% |\n");
     }
 }
