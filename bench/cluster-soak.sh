@@ -4,7 +4,7 @@
 # check`), two `siteflow process` instances, and a load generator (io.siteflow.bench.soak.SoakLoad) that stands for
 # N agents: distinct agent ids and servers, flow records keyed by server on siteflow.flows and a heartbeat per
 # agent every 10 s on siteflow.agents, with the agent's producer settings, paced to R records/s in total.
-# It reads the cumulative verdicts (GET /api/verdicts of processor 1, which answers for both) every POLL_MS and
+# It reads the cumulative verdicts (GET /api/verdicts of processor 1, which answers for both) POLL_MS apart and
 # prints: records produced (acknowledged), records counted in the verdicts (must be equal), the lag from send() to
 # the first reading that counts a record (p50/p99 per 10-s interval), each processor's heap and RSS at the start,
 # after the warm-up and at the end, GC pauses (-Xlog:gc), CPU of every process. It writes the series as CSV and a
@@ -17,9 +17,11 @@
 #   --producers P  Kafka producer clients the agents share (default: one per agent, as in production)
 #   --warmup D     the "after warm-up" sample (default: 60 s, at most half the duration)
 #   --out DIR      where soak.csv, soak.png, report.md and the logs go (default bench/target/cluster-soak)
-# Environment: BROKER_HEAP (1g), PROCESSOR_HEAP (1g), POLL_MS (250), SETTLE (120s: how long the verdicts may take
-# to count everything after the load), PROCESSOR_JAVA_OPTS (extra JVM options of the processors, e.g. a JFR
-# recording). Exit status: 0 records counted = records produced, 1 not equal or a failure, 64 wrong usage.
+# Environment: BROKER_HEAP (1g), PROCESSOR_HEAP (1g), POLL_MS (500: the pause between two verdict readings),
+# SETTLE (120s: how long the verdicts may take to count everything after the load), PROCESSOR_JAVA_OPTS (extra JVM
+# options of the processors), PROFILE=1 (a JFR recording of each processor, settings=profile, in the run directory
+# as processorN.jfr; read it with bench/jfr-thread-profile.py).
+# Exit status: 0 records counted = records produced, 1 not equal or a failure, 64 wrong usage.
 # Every child process is stopped by its PID on exit; the Kafka data and Streams state are deleted, the logs kept.
 set -euo pipefail
 
@@ -103,8 +105,10 @@ java -cp "$BENCH_CP" io.siteflow.bench.soak.SoakLoad sites "$AGENTS" "$W/sites.y
 declare -a HTTP PROC_PID
 for i in 1 2; do
   HTTP[i]=$(free_port)
+  JFR=""
+  [ -n "${PROFILE:-}" ] && JFR="-XX:StartFlightRecording=filename=$W/processor$i.jfr,settings=profile,dumponexit=true"
   # shellcheck disable=SC2086
-  JAVA_OPTS="-Xmx${PROCESSOR_HEAP:-1g} -Xlog:gc:file=$W/gc-processor$i.log ${PROCESSOR_JAVA_OPTS:-}" \
+  JAVA_OPTS="-Xmx${PROCESSOR_HEAP:-1g} -Xlog:gc:file=$W/gc-processor$i.log $JFR ${PROCESSOR_JAVA_OPTS:-}" \
     "$ROOT/siteflow" process --bootstrap "$BOOTSTRAP" --sites "$W/sites.yaml" --http-port "${HTTP[i]}" \
       --state-dir "$W/streams-$i" --advertised-host 127.0.0.1 > "$W/processor$i.log" 2>&1 &
   PROC_PID[i]=$!
@@ -130,7 +134,7 @@ set +e
 java -Xmx1g -cp "$BENCH_CP" io.siteflow.bench.soak.SoakLoad run --bootstrap "$BOOTSTRAP" \
     --api "http://127.0.0.1:${HTTP[1]}" --csv "$OUT/soak.csv" --agents "$AGENTS" --rate "$RATE" \
     --duration "$DURATION" ${PRODUCERS:+--producers "$PRODUCERS"} ${WARMUP:+--warmup "$WARMUP"} \
-    --settle "${SETTLE:-120s}" --poll-ms "${POLL_MS:-250}" \
+    --settle "${SETTLE:-120s}" --poll-ms "${POLL_MS:-500}" \
     --processor "processor1:${PROC_PID[1]}:$W/gc-processor1.log" \
     --processor "processor2:${PROC_PID[2]}:$W/gc-processor2.log" \
     --watch "broker1:${BROKER_PID[1]}" --watch "broker2:${BROKER_PID[2]}" --watch "broker3:${BROKER_PID[3]}" \

@@ -11,6 +11,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
@@ -128,6 +132,44 @@ final class AgentProducers implements AutoCloseable {
     private void fail(Exception e) {
         if (failed.getAndIncrement() == 0) {
             firstFailure = e.toString();
+        }
+    }
+
+    /**
+     * Has every producer fetch the metadata of both topics (16 at a time, each retried for up to 60 s), so the
+     * first send of each does not wait for it inside the paced loop (up to {@code max.block.ms}, 2 s, each).
+     */
+    void connect() {
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (KafkaProducer<byte[], byte[]> p : producers) {
+                done.add(pool.submit(() -> metadata(p)));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("soak: a producer got no metadata: " + e.getCause(), e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static void metadata(KafkaProducer<byte[], byte[]> p) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (true) {
+            try {
+                p.partitionsFor(Topics.FLOWS);
+                p.partitionsFor(Topics.AGENTS);
+                return;
+            } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
         }
     }
 

@@ -6,13 +6,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The cluster soak's load generator and meter ({@code bench/cluster-soak.sh}). {@code SoakLoad sites N FILE}
  * writes the fleet's site model; {@code SoakLoad run OPTIONS} ({@link SoakOptions}) stands for N agents sending
  * flow records and heartbeats ({@link AgentProducers}) while this thread reads the cumulative verdicts every
  * {@code --poll-ms} ({@link VerdictPoller}): a record's lag is from its {@code send()} to the first reading that
- * counts it ({@link SentLog}). Every ~10 s a row of lag, memory, GC and CPU goes to the CSV ({@link SoakSeries}).
+ * counts it ({@link SentLog}). Every 10 s a timer thread writes a row of lag, memory, GC and CPU to the CSV
+ * ({@link SoakSeries}).
  * After the load, it waits up to {@code --settle} for the verdicts to count every acknowledged record, prints the
  * report ({@link SoakReport}) on standard output and exits 0 when the records counted equal the records
  * acknowledged (per server, records and bytes), 1 when not, 64 on wrong usage.
@@ -25,9 +29,10 @@ public final class SoakLoad {
     private final Sampler sampler;
     private final LagStats interval = new LagStats();
     private final LagStats whole = new LagStats();
-    private VerdictPoller.Totals last;
-    private long pollErrors;
-    private String lastPollError;
+    private volatile VerdictPoller.Totals last;
+    private long lastAcked;
+    private volatile long pollErrors;
+    private volatile String lastPollError;
     private long readings;
     private long readingNanos;
     private long slowestReadingNanos;
@@ -67,32 +72,31 @@ public final class SoakLoad {
         try (SoakSeries series = new SoakSeries(o.csv(), sampler.columns());
                 AgentProducers agents = new AgentProducers(o.bootstrap(), o.producers(), fleet, log)) {
             Thread load = new Thread(() -> agents.run(o.rate(), o.duration()), "soak-load");
+            agents.connect();
             long t0 = System.nanoTime();
-            row(series, agents, t0, "start", 0);
+            row(series, agents, t0, "start");
             load.start();
-            long nextRow = t0 + SoakOptions.INTERVAL_S * 1_000_000_000L;
+            // rows on their own timer: a slow verdict reading must not stretch an interval
+            ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+            timer.scheduleAtFixedRate(() -> timedRow(series, agents, t0, load), SoakOptions.INTERVAL_S,
+                    SoakOptions.INTERVAL_S, TimeUnit.SECONDS);
             long settleEnd = Long.MAX_VALUE;
             double loadEnded = 0;
-            long lastAcked = 0;
             while (true) {
                 poll();
                 long now = System.nanoTime();
-                boolean loading = load.isAlive();
-                if (!loading && settleEnd == Long.MAX_VALUE) {
+                if (!load.isAlive() && settleEnd == Long.MAX_VALUE) {
                     settleEnd = now + o.settle().toNanos();
                     loadEnded = (now - t0) / 1e9;
                 }
-                if (now >= nextRow) {
-                    lastAcked = row(series, agents, t0, loading ? "load" : "settle", lastAcked);
-                    nextRow += SoakOptions.INTERVAL_S * 1_000_000_000L;
-                    progress(agents, t0);
-                }
-                if (!loading && (agents.produced().allCounted(last) || now >= settleEnd)) {
+                if (settleEnd != Long.MAX_VALUE && (agents.produced().allCounted(last) || now >= settleEnd)) {
                     break;
                 }
                 Thread.sleep(o.pollMs());
             }
-            row(series, agents, t0, "end", lastAcked);
+            timer.shutdown();
+            timer.awaitTermination(1, TimeUnit.MINUTES);
+            row(series, agents, t0, "end");
             SoakReport.Readings r = new SoakReport.Readings(readings, readingNanos / 1e6 / Math.max(1, readings),
                     slowestReadingNanos / 1e6, pollErrors, lastPollError);
             SoakReport report = new SoakReport(o, agents.produced(), last, whole, series.rows(), loadEnded,
@@ -116,22 +120,37 @@ public final class SoakLoad {
         readings++;
         readingNanos += now - asked;
         slowestReadingNanos = Math.max(slowestReadingNanos, now - asked);
-        for (int i = 0; i < fleet.agents(); i++) {
-            log.counted(i, t.crossBytes()[i], now, interval, whole);
+        synchronized (interval) {
+            for (int i = 0; i < fleet.agents(); i++) {
+                log.counted(i, t.crossBytes()[i], now, interval, whole);
+            }
         }
         last = t;
     }
 
-    private long row(SoakSeries series, AgentProducers agents, long t0, String phase, long lastAcked)
+    private void timedRow(SoakSeries series, AgentProducers agents, long t0, Thread load) {
+        try {
+            row(series, agents, t0, load.isAlive() ? "load" : "settle");
+            progress(agents, t0);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("soak: a row of the series was not written: " + e);
+        }
+    }
+
+    /** Samples and writes one row; the timer thread and, before and after it runs, the main thread call it. */
+    private synchronized void row(SoakSeries series, AgentProducers agents, long t0, String phase)
             throws IOException {
         long acked = agents.acked();
         double t = (System.nanoTime() - t0) / 1e9;
         double dt = series.rows().isEmpty() ? 0 : t - series.rows().get(series.rows().size() - 1).t();
-        series.add(new SoakSeries.Row(t, phase, agents.offered(), acked, last.records(),
-                dt > 0 ? (acked - lastAcked) / dt : 0, interval.count(), interval.percentile(50),
-                interval.percentile(99), interval.max(), sampler.sample()));
-        interval.reset();
-        return acked;
+        double[] processes = sampler.sample();
+        synchronized (interval) {
+            series.add(new SoakSeries.Row(t, phase, agents.offered(), acked, last.records(),
+                    dt > 0 ? (acked - lastAcked) / dt : 0, interval.count(), interval.percentile(50),
+                    interval.percentile(99), interval.max(), processes));
+            interval.reset();
+        }
+        lastAcked = acked;
     }
 
     private void progress(AgentProducers agents, long t0) {

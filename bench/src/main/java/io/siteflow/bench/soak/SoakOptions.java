@@ -17,7 +17,8 @@ import java.util.Locale;
  * @param producers   Kafka producer clients the agents are spread over (agent i uses producer i % producers)
  * @param warmup      the sample at or after this time is the "after warm-up" one
  * @param settle      after the last record, how long the verdicts may take to count everything
- * @param pollMs      how often {@code /api/verdicts} is read (the lag's resolution)
+ * @param pollMs      the pause between two readings of {@code /api/verdicts} (with the reading time, the lag's
+ *                    resolution)
  * @param csv         the time series written here, one row per interval
  * @param processors  the processes sampled as processors ({@code NAME:PID:GC_LOG})
  * @param others      other processes whose RSS and CPU are sampled ({@code NAME:PID}), e.g. the brokers
@@ -49,7 +50,7 @@ public record SoakOptions(String bootstrap, String api, int agents, int rate, Du
         Integer producers = null;
         Duration warmup = null;
         Duration settle = Duration.ofSeconds(120);
-        int pollMs = 250;
+        int pollMs = 500;
         Path csv = null;
         List<Watched> processors = new ArrayList<>();
         List<Watched> others = new ArrayList<>();

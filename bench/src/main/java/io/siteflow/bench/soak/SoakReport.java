@@ -40,7 +40,7 @@ final class SoakReport {
         int unequal = agents.unequalAgents(counted);
         equal = agents.allCounted(counted);
         line("cluster soak: %d agents over %d producers, %,d records/s offered for %d s; verdicts read from %s "
-                + "every %d ms", o.agents(), o.producers(), o.rate(), o.duration().toSeconds(), o.api(), o.pollMs());
+                + "%d ms apart", o.agents(), o.producers(), o.rate(), o.duration().toSeconds(), o.api(), o.pollMs());
         line("records produced (acknowledged by Kafka): %,d of %,d offered, %,d failed sends%s; %,.0f records/s",
                 agents.acked(), agents.offered(), agents.failed(),
                 agents.firstFailure() == null ? "" : " (first: " + agents.firstFailure() + ")",

@@ -20,7 +20,7 @@ class SoakOptionsTest {
         assertThat(o.producers()).isEqualTo(200);
         assertThat(o.warmup()).isEqualTo(Duration.ofSeconds(60));
         assertThat(o.settle()).isEqualTo(Duration.ofSeconds(120));
-        assertThat(o.pollMs()).isEqualTo(250);
+        assertThat(o.pollMs()).isEqualTo(500);
         assertThat(o.csv()).isEqualTo(Path.of("s.csv"));
     }
 

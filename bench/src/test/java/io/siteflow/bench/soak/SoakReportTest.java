@@ -40,7 +40,7 @@ class SoakReportTest {
         assertThat(r.equal()).isTrue();
         assertThat(r.text()).isEqualTo("""
                 cluster soak: 2 agents over 2 producers, 100 records/s offered for 20 s; verdicts read from \
-                http://h:2 every 250 ms
+                http://h:2 500 ms apart
                 records produced (acknowledged by Kafka): 2,000 of 2,000 offered, 0 failed sends; 100 records/s
                 records counted in the cumulative verdicts: 2,000 (rttMicros.samples over 2 pairs); cross-site bytes \
                 8,000,000 counted of 8,000,000 produced: EQUAL
