@@ -76,7 +76,9 @@ final class AgentProducers implements AutoCloseable {
             if (now >= end) {
                 break;
             }
-            long due = (long) ((now - t0) / 1e9 * rate);
+            // a generator that fell behind catches up, but never past the end of the run nor for long between two
+            // looks at the clock (heartbeats stay on time)
+            long due = Math.min((long) ((now - t0) / 1e9 * rate), n + Math.max(1, rate / 100));
             for (; n < due; n++) {
                 send(agent);
                 agent = agent + 1 == fleet.agents() ? 0 : agent + 1;
