@@ -18,16 +18,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 N="${N:-1000000}"
 RATE="${RATE:-10000}"
 DURATION="${DURATION:-30}"
-BENCH_JAR="$ROOT/bench/target/siteflow-bench-0.1.0-SNAPSHOT.jar"
-
 # build when the jars are missing or older than any main source they are made of
-if [ ! -f "$BENCH_JAR" ] || [ ! -f "$ROOT/bench/target/lib/stream-processor-0.1.0-SNAPSHOT.jar" ] \
-    || [ -n "$(find "$ROOT"/{flow-model,classifier-rules,capture-agent,stream-processor,bench}/src/main "$ROOT/pom.xml" \
-         -newer "$BENCH_JAR" -type f 2>/dev/null | head -1)" ]; then
-  echo "streams: building..." >&2
-  (cd "$ROOT" && mvn -B -q -Dstyle.color=never -DskipTests -pl bench -am package) >&2
-  touch "$BENCH_JAR" # the jar plugin leaves an unchanged jar as it was: mark it as built now
-fi
+. "$ROOT/bench/bench-jars.sh"
+bench_jars streams
 OUT="$(mktemp)"
 LOG="$(mktemp)"
 trap 'rm -f "$OUT" "$LOG"' EXIT

@@ -7,13 +7,15 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 /**
  * The producer properties of the flow sink: durable (idempotent, acks=all), compressed, batched, and
  * quick to notice an unreachable broker so that records reach the spool within seconds. The user's
- * properties are applied last. Stateless.
+ * properties are applied last. Public for the cluster soak's load generator (bench), which sends with the agent's
+ * settings. Stateless.
  */
-final class ProducerSettings {
+public final class ProducerSettings {
     private ProducerSettings() {
     }
 
-    static Map<String, Object> of(KafkaSinkConfig c) {
+    /** The producer properties of a flow sink with these settings (a new, mutable map). */
+    public static Map<String, Object> of(KafkaSinkConfig c) {
         Map<String, Object> p = new LinkedHashMap<>();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, c.bootstrap());
         p.put(ProducerConfig.CLIENT_ID_CONFIG, c.clientId());
