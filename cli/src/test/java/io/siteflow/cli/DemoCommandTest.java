@@ -22,8 +22,9 @@ class DemoCommandTest {
         }
 
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out().replaceAll("\\s+", " ")).contains("region2 with wls3 at 93% DB share and wls4 at 80%) "
-                + "in real time.");
+        assertThat(run.out().replaceAll("\\s+", " ")).contains("region2 with wls3 at 93% DB share and wls4 at 80%; "
+                + "the database takes 3 ms per call, so the remote servers' DB calls cost 6.5 ms + 3 ms and the local "
+                + "wls1's 0.3 ms + 3 ms) in real time.");
         assertThat(picocli.toString(StandardCharsets.UTF_8)).doesNotContain("picocli WARN");
     }
 }

@@ -31,17 +31,31 @@ final class ClientSession implements Closeable {
     private final InputStream in;
     private final OutputStream out;
     private final Random random;
+    private final DbCallClock clock;
 
-    private ClientSession(LabService service, Socket socket, Random random) throws IOException {
+    private ClientSession(LabService service, Socket socket, Random random, DbCallClock clock) throws IOException {
         this.service = service;
         this.socket = socket;
         this.in = new BufferedInputStream(socket.getInputStream(), 65_536);
         this.out = new BufferedOutputStream(socket.getOutputStream(), 65_536);
         this.random = random;
+        this.clock = clock;
     }
 
     /** Connects from {@code local} to {@code service} inside {@code ns} and does the opening exchange. */
     static ClientSession open(String ns, LabHost local, LabService service, Random random) throws Exception {
+        return open(ns, local, service, random, null);
+    }
+
+    /**
+     * {@link #open}, timing the TNS exchanges (the CONNECT and each round trip) and the connection's life on
+     * {@code clock} when it is not null.
+     */
+    static ClientSession open(String ns, LabHost local, LabService service, Random random, DbCallClock clock)
+            throws Exception {
+        if (clock != null) {
+            clock.opening(System.nanoTime());
+        }
         Socket s = Netns.call(ns, () -> {
             Socket socket = new Socket();
             try {
@@ -55,7 +69,7 @@ final class ClientSession implements Closeable {
                 throw e;
             }
         });
-        ClientSession session = new ClientSession(service, s, random);
+        ClientSession session = new ClientSession(service, s, random, clock);
         try {
             session.opening(local);
         } catch (IOException e) {
@@ -69,7 +83,9 @@ final class ClientSession implements Closeable {
         switch (service) {
             case TNS -> {
                 send(TnsPayloads.connect(service.host().address(), service.port(), "FMWPDB.lab"));
+                long sent = System.nanoTime();
                 byte[] header = Wire.read(in, 8);
+                timed(sent);
                 Wire.skip(in, ((header[0] & 0xFF) << 8 | header[1] & 0xFF) - 8);
             }
             case T3_WLS1, T3_WLS2, JMS_WLS1, JMS_WLS2 -> {
@@ -93,7 +109,10 @@ final class ClientSession implements Closeable {
             case TNS -> {
                 int size = Math.max(15, Math.min(TnsPayloads.SDU, requestSize));
                 send(Wire.withReplySize(TnsPayloads.data(random, size, 0x03), replySize));
-                Wire.skip(in, Math.max(TnsPayloads.MIN_DATA, replySize));
+                long sent = System.nanoTime();
+                Wire.read(in, 1);
+                timed(sent);
+                Wire.skip(in, Math.max(TnsPayloads.MIN_DATA, replySize) - 1L);
             }
             case T3_WLS1, T3_WLS2, JMS_WLS1, JMS_WLS2 -> {
                 String[] classes = service == LabService.JMS_WLS1 || service == LabService.JMS_WLS2
@@ -123,6 +142,13 @@ final class ClientSession implements Closeable {
         Wire.skip(in, Long.parseLong(m.group(1)));
     }
 
+    /** A call sent at {@code sentNanos} whose answer's first byte was just read. */
+    private void timed(long sentNanos) {
+        if (clock != null) {
+            clock.call(sentNanos, System.nanoTime());
+        }
+    }
+
     private void send(byte[] bytes) throws IOException {
         out.write(bytes);
         out.flush();
@@ -131,5 +157,8 @@ final class ClientSession implements Closeable {
     @Override
     public void close() throws IOException {
         socket.close();
+        if (clock != null) {
+            clock.closed(System.nanoTime());
+        }
     }
 }

@@ -35,6 +35,7 @@ final class HostTraffic implements Closeable {
     private final List<Closeable> background = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicLong errors = new AtomicLong();
+    private final DbCallClock calls = new DbCallClock();
     private volatile boolean running;
 
     HostTraffic(String ns, LabHost host, double share, WireCounter counter, long seed) {
@@ -49,7 +50,7 @@ final class HostTraffic implements Closeable {
     void start() throws Exception {
         Random r = new Random(seed);
         for (int i = 0; i < POOL; i++) {
-            pool.add(ClientSession.open(ns, host, LabService.TNS, new Random(r.nextLong())));
+            pool.add(ClientSession.open(ns, host, LabService.TNS, new Random(r.nextLong()), calls));
         }
         running = true;
         session(LabService.T3_WLS1, 400, 600, 2_500, 200, 600, r);
@@ -181,6 +182,11 @@ final class HostTraffic implements Closeable {
             roundTrip(r, 350, reply);
             settle.run();
         }
+    }
+
+    /** The host's DB calls as the lab made and timed them (complete once {@link #close} returned). */
+    DbCallTruth dbCalls() {
+        return calls.truth();
     }
 
     /** Errors in the traffic (connections that failed, lookups that were not answered). */

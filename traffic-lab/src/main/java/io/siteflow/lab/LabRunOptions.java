@@ -11,7 +11,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** The options of {@code run} and {@code record}: duration, byte mix, seed. */
+/** The options of {@code run} and {@code record}: duration, byte mix, DB service time, seed. */
 final class LabRunOptions {
     @Spec(Spec.Target.MIXEE)
     CommandSpec command;
@@ -25,6 +25,10 @@ final class LabRunOptions {
 
     @Option(names = "--share", description = "DB share of one region-2 server, HOST=F (e.g. wls4=0.80); repeatable")
     List<String> shares = new ArrayList<>();
+
+    @Option(names = "--db-service-ms", defaultValue = "0", description = "how long the lab's database works on each "
+            + "SQL round trip before it answers, ms (0 to 1000; default: ${DEFAULT-VALUE}): a DB call costs the RTT + this")
+    long dbServiceMs;
 
     @Option(names = "--seed", defaultValue = "42", description = "seed of sizes and timings (default: ${DEFAULT-VALUE})")
     long seed;
@@ -42,7 +46,8 @@ final class LabRunOptions {
         if (!mix.startsWith("db=")) {
             throw new IllegalArgumentException("--mix " + mix + ": expected db=F (F between 0 and 1)");
         }
-        RunSpec spec = RunSpec.of(Duration.ofSeconds(seconds), number("--mix", mix.substring(3))).withSeed(seed);
+        RunSpec spec = RunSpec.of(Duration.ofSeconds(seconds), number("--mix", mix.substring(3))).withSeed(seed)
+                .withDbServiceTime(Duration.ofMillis(dbServiceMs));
         for (String s : shares) {
             int eq = s.indexOf('=');
             if (eq < 1) {
@@ -80,6 +85,9 @@ final class LabRunOptions {
             System.out.printf("%s %s: %d cross-site IP bytes, DB share %.4f (target %.4f) %s%n", h.name(), h.address(),
                     truth.crossBytes(h.address()), truth.dbShare(h.address()),
                     truth.targetShares().get(h.address()), truth.categories(h.address()));
+            DbCallTruth calls = truth.dbCalls().get(h.address());
+            System.out.printf("%s DB calls: %d, %.2f/s, call time p50 %d us (lab clock)%n", h.name(), calls.calls(),
+                    calls.callsPerSecond(), calls.p50Micros());
         }
         System.out.printf("truth: %s (%d conversations, %d packets, %d dropped by the counter)%n", out,
                 truth.conversations().size(), truth.packets(), truth.droppedKernel());

@@ -34,8 +34,16 @@ public final class LabServers implements Closeable {
         this.seeds = new AtomicLong(seed);
     }
 
-    /** Opens and starts every service inside namespace {@code ns}. */
+    /** Opens and starts every service inside namespace {@code ns}; the database answers at once. */
     public static LabServers start(String ns, long seed) throws Exception {
+        return start(ns, seed, 0);
+    }
+
+    /**
+     * Opens and starts every service inside namespace {@code ns}; the database waits {@code dbServiceNanos}
+     * before it answers each SQL round trip (not the CONNECT).
+     */
+    public static LabServers start(String ns, long seed, long dbServiceNanos) throws Exception {
         LabServers servers = new LabServers(seed);
         try {
             for (LabService s : LabService.values()) {
@@ -47,7 +55,7 @@ public final class LabServers implements Closeable {
                 } else {
                     ServerSocket socket = Netns.call(ns, () -> new ServerSocket(s.port(), 128, at));
                     servers.add(socket);
-                    servers.daemon("accept-" + s, () -> servers.accept(socket, ServerProtocols.tcp(s)));
+                    servers.daemon("accept-" + s, () -> servers.accept(socket, ServerProtocols.tcp(s, dbServiceNanos)));
                 }
             }
         } catch (Exception e) {

@@ -23,13 +23,15 @@ import java.util.TreeMap;
  * @param ipBytes       their IP bytes
  * @param otherFrames   frames that were not IPv4 (expected 0)
  * @param droppedKernel frames the counter's capture dropped (the truth is exact only when 0)
+ * @param dbCalls       each region-2 host's DB calls on the lab's own clock, by address ({@link DbCallTruth})
  */
 public record LabTruth(String prefix, String iface, long delayMicros, long startMillis, long endMillis,
         Map<String, Double> targetShares, long packets, long ipBytes, long otherFrames, long droppedKernel,
-        List<ConversationTruth> conversations) {
+        List<ConversationTruth> conversations, Map<String, DbCallTruth> dbCalls) {
 
     public LabTruth {
         targetShares = Map.copyOf(targetShares);
+        dbCalls = Map.copyOf(dbCalls);
         conversations = List.copyOf(conversations);
     }
 

@@ -56,6 +56,14 @@ final class LabTruthJson {
                 g.writeNumberField(e.getKey().name(), e.getValue());
             }
             g.writeEndObject();
+            DbCallTruth calls = t.dbCalls().get(h.address());
+            if (calls != null) {
+                g.writeObjectFieldStart("dbCalls");
+                g.writeNumberField("calls", calls.calls());
+                g.writeNumberField("p50Micros", calls.p50Micros());
+                g.writeNumberField("spanMicros", calls.spanMicros());
+                g.writeEndObject();
+            }
             g.writeObjectFieldStart("addresses");
             Map<String, Long> byAddress = new TreeMap<>();
             t.conversations().stream().filter(c -> c.client().equals(h.address()))

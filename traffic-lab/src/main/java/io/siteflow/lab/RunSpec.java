@@ -13,9 +13,14 @@ import java.util.Map;
  * @param shares   DB share per region-2 host address, each strictly between 0 and 1; every region-2 host
  *                 must have one
  * @param seed     seed of every {@link java.util.Random} the run uses
+ * @param dbServiceTime how long the lab's database takes for each SQL round trip before it answers (0 to 1 s;
+ *                 default 0), so that a DB call costs RTT + this
  */
-public record RunSpec(Duration duration, Map<String, Double> shares, long seed) {
+public record RunSpec(Duration duration, Map<String, Double> shares, long seed, Duration dbServiceTime) {
     public RunSpec {
+        if (dbServiceTime.isNegative() || dbServiceTime.compareTo(Duration.ofSeconds(1)) > 0) {
+            throw new IllegalArgumentException("DB service time " + dbServiceTime.toMillis() + " ms: 0 to 1 s");
+        }
         if (duration.compareTo(Duration.ofSeconds(1)) < 0 || duration.compareTo(Duration.ofHours(24)) > 0) {
             throw new IllegalArgumentException("run duration " + duration.toSeconds() + " s: 1 s to 24 h");
         }
@@ -35,18 +40,23 @@ public record RunSpec(Duration duration, Map<String, Double> shares, long seed) 
     public static RunSpec of(Duration duration, double db) {
         Map<String, Double> m = new LinkedHashMap<>();
         LabHost.REGION2_HOSTS.forEach(h -> m.put(h.address(), db));
-        return new RunSpec(duration, m, 42);
+        return new RunSpec(duration, m, 42, Duration.ZERO);
     }
 
     /** This spec with host {@code nameOrAddress} at DB share {@code db}. */
     public RunSpec withShare(String nameOrAddress, double db) {
         Map<String, Double> m = new LinkedHashMap<>(shares);
         m.put(LabHost.named(nameOrAddress).address(), db);
-        return new RunSpec(duration, m, seed);
+        return new RunSpec(duration, m, seed, dbServiceTime);
     }
 
     /** This spec with another seed. */
     public RunSpec withSeed(long newSeed) {
-        return new RunSpec(duration, shares, newSeed);
+        return new RunSpec(duration, shares, newSeed, dbServiceTime);
+    }
+
+    /** This spec with the database taking {@code d} for each SQL round trip. */
+    public RunSpec withDbServiceTime(Duration d) {
+        return new RunSpec(duration, shares, seed, d);
     }
 }

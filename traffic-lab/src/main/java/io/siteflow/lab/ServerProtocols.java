@@ -35,8 +35,13 @@ final class ServerProtocols {
     }
 
     static TcpHandler tcp(LabService s) {
+        return tcp(s, 0);
+    }
+
+    /** The handler of {@code s}; the TNS one waits {@code dbServiceNanos} before answering each DATA packet. */
+    static TcpHandler tcp(LabService s, long dbServiceNanos) {
         return switch (s) {
-            case TNS -> ServerProtocols::tns;
+            case TNS -> (in, out, r) -> tns(in, out, r, dbServiceNanos);
             case T3_WLS1, T3_WLS2 -> (in, out, r) -> t3(in, out, r, T3Payloads.CLUSTER_CLASSES);
             case JMS_WLS1, JMS_WLS2 -> (in, out, r) -> t3(in, out, r, T3Payloads.JMS_CLASSES);
             case TMB -> ServerProtocols::tmb;
@@ -53,8 +58,11 @@ final class ServerProtocols {
         };
     }
 
-    /** CONNECT → ACCEPT; each DATA packet → DATA packets of the asked size. */
-    private static void tns(InputStream in, OutputStream out, Random r) throws IOException {
+    /**
+     * CONNECT → ACCEPT; each DATA packet → DATA packets of the asked size, after the service time (the database
+     * working on the statement; parked, so the wait is at least that long).
+     */
+    private static void tns(InputStream in, OutputStream out, Random r, long serviceNanos) throws IOException {
         while (true) {
             byte[] header = Wire.read(in, 8);
             int length = (header[0] & 0xFF) << 8 | header[1] & 0xFF;
@@ -64,9 +72,17 @@ final class ServerProtocols {
             if (header[4] == 1) {
                 out.write(TnsPayloads.accept());
             } else {
+                serve(serviceNanos);
                 out.write(TnsPayloads.data(r, Math.max(TnsPayloads.MIN_DATA, Wire.replySize(packet, length)), 0x10));
             }
             out.flush();
+        }
+    }
+
+    private static void serve(long nanos) {
+        long until = System.nanoTime() + nanos;
+        for (long left = nanos; left > 0; left = until - System.nanoTime()) {
+            java.util.concurrent.locks.LockSupport.parkNanos(left);
         }
     }
 

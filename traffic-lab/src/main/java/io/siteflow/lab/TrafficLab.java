@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -125,7 +127,7 @@ public final class TrafficLab implements AutoCloseable {
         long start = Instant.now().toEpochMilli();
         List<HostTraffic> hosts = new ArrayList<>();
         try (WireCounter counter = WireCounter.start(topology.router(), LabTopology.IF_RT_R2);
-                LabServers servers = LabServers.start(topology.region1(), spec.seed())) {
+                LabServers servers = LabServers.start(topology.region1(), spec.seed(), spec.dbServiceTime().toNanos())) {
             try {
                 long seed = spec.seed();
                 for (LabHost h : LabHost.REGION2_HOSTS) {
@@ -154,9 +156,13 @@ public final class TrafficLab implements AutoCloseable {
             settle(counter, QUIET_NANOS);
             servers.close();
             counter.close();
+            Map<String, DbCallTruth> dbCalls = new LinkedHashMap<>();
+            for (int i = 0; i < hosts.size(); i++) {
+                dbCalls.put(LabHost.REGION2_HOSTS.get(i).address(), hosts.get(i).dbCalls());
+            }
             return new LabTruth(topology.prefix(), LabTopology.IF_RT_R2, delayNanos / 1000, start,
                     Instant.now().toEpochMilli(), spec.shares(), counter.packets(), counter.ipBytes(),
-                    counter.otherFrames(), counter.droppedKernel(), counter.snapshot());
+                    counter.otherFrames(), counter.droppedKernel(), counter.snapshot(), dbCalls);
         }
     }
 

@@ -15,7 +15,10 @@ import java.time.Duration;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The lab's servers answer each protocol's requests with exactly the size asked; settings are validated. */
+/**
+ * The lab's servers answer each protocol's requests with exactly the size asked (the database after its service
+ * time); the clients' call clock; settings are validated.
+ */
 class LabProtocolsTest {
     private final Random random = new Random(1);
 
@@ -28,6 +31,38 @@ class LabProtocolsTest {
         assertThat(out).hasSize(TnsPayloads.accept().length + 20_000);
         assertThat(out[4]).isEqualTo((byte) 2);
         assertThat(out[TnsPayloads.accept().length + 4]).isEqualTo((byte) 6);
+    }
+
+    @Test
+    void tnsServerWithAServiceTimeAnswersEachDataPacketNoSoonerButTheConnectAtOnce() throws Exception {
+        ByteArrayOutputStream in = new ByteArrayOutputStream();
+        in.write(TnsPayloads.connect("10.1.0.10", 1521, "FMWPDB.lab"));
+        for (int i = 0; i < 5; i++) {
+            in.write(Wire.withReplySize(TnsPayloads.data(random, 400, 3), 100));
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        long t0 = System.nanoTime();
+        assertThatThrownBy(() -> ServerProtocols.tcp(LabService.TNS, 4_000_000).serve(
+                new ByteArrayInputStream(in.toByteArray()), out, new Random(2))).isInstanceOf(EOFException.class);
+        assertThat(System.nanoTime() - t0).isGreaterThanOrEqualTo(5 * 4_000_000L);
+        assertThat(out.toByteArray()).hasSize(TnsPayloads.accept().length + 5 * 100);
+    }
+
+    @Test
+    void theCallClockGivesTheCountTheLowerMedianAndTheConnectionsSpan() {
+        DbCallClock clock = new DbCallClock();
+        clock.opening(1_000_000_000L);
+        clock.opening(1_500_000_000L);
+        clock.call(0, 9_400_000);
+        clock.call(0, 9_600_000);
+        clock.call(5_000, 9_505_000);
+        clock.call(0, 12_000_000);
+        clock.closed(11_000_000_000L);
+        clock.closed(10_000_000_000L);
+
+        DbCallTruth t = clock.truth();
+        assertThat(t).isEqualTo(new DbCallTruth(4, 9_500, 10_000_000));
+        assertThat(t.callsPerSecond()).isEqualTo(0.4);
     }
 
     @Test
@@ -77,6 +112,10 @@ class LabProtocolsTest {
         assertThatThrownBy(() -> RunSpec.of(Duration.ofSeconds(10), 0.9).withShare("wls9", 0.8))
                 .hasMessage("unknown lab host \"wls9\" (hosts: wls3, wls4, db1, admin1, dns1, wls1, wls2)");
         assertThatThrownBy(() -> RunSpec.of(Duration.ZERO, 0.9)).hasMessage("run duration 0 s: 1 s to 24 h");
+        assertThatThrownBy(() -> RunSpec.of(Duration.ofSeconds(10), 0.9).withDbServiceTime(Duration.ofMillis(-1)))
+                .hasMessage("DB service time -1 ms: 0 to 1 s");
+        assertThatThrownBy(() -> RunSpec.of(Duration.ofSeconds(10), 0.9).withDbServiceTime(Duration.ofMillis(1001)))
+                .hasMessage("DB service time 1001 ms: 0 to 1 s");
         assertThat(RunSpec.of(Duration.ofSeconds(10), 0.93).withShare("wls4", 0.8).shares())
                 .containsEntry("10.2.0.20", 0.93).containsEntry("10.2.0.21", 0.8);
     }

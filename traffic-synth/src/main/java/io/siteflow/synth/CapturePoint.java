@@ -5,7 +5,7 @@ package io.siteflow.synth;
  * (an edge agent that sees only traffic leaving or entering the region). Decides which conversations the
  * capture holds, which end is the local "server" of the ground truth, and the path delays on each side.
  */
-public sealed interface CapturePoint permits CapturePoint.AtHost, CapturePoint.AtRegionEdge {
+public sealed interface CapturePoint permits CapturePoint.AtHost, CapturePoint.AtRegionEdge, CapturePoint.EdgeAndHost {
 
     /** On {@code hostName}'s own interface: it sees every conversation of that host; its own side has no delay. */
     static CapturePoint host(String hostName) {
@@ -15,6 +15,15 @@ public sealed interface CapturePoint permits CapturePoint.AtHost, CapturePoint.A
     /** At the edge of {@code region}, {@code edgeDelayNanos} one way from the hosts inside it. */
     static CapturePoint regionEdge(String region, long edgeDelayNanos) {
         return new AtRegionEdge(region, edgeDelayNanos);
+    }
+
+    /**
+     * The edge of {@code region} and the interface of {@code hostName} (a host of another region) together, as
+     * two agents would see them, each conversation once: the edge's view of those crossing the edge, the host's
+     * of the host's others (the demo: its region-1 server's DB calls beside the region-2 servers').
+     */
+    static CapturePoint regionEdgeAndHost(String region, long edgeDelayNanos, String hostName) {
+        return new EdgeAndHost(new AtRegionEdge(region, edgeDelayNanos), new AtHost(hostName));
     }
 
     /** True when a conversation between {@code a} and {@code b} passes this point. */
@@ -86,6 +95,30 @@ public sealed interface CapturePoint permits CapturePoint.AtHost, CapturePoint.A
         @Override
         public String describe() {
             return "edge " + region;
+        }
+    }
+
+    /** A region's edge and one host's interface: the edge's view where it sees a conversation, else the host's. */
+    record EdgeAndHost(AtRegionEdge edge, AtHost host) implements CapturePoint {
+        @Override
+        public boolean sees(ClusterHost a, ClusterHost b) {
+            return edge.sees(a, b) || host.sees(a, b);
+        }
+
+        @Override
+        public ClusterHost local(ClusterHost a, ClusterHost b) {
+            return edge.sees(a, b) ? edge.local(a, b) : host.local(a, b);
+        }
+
+        @Override
+        public long[] delays(ClusterHost client, ClusterHost server, long pathNanos) {
+            return edge.sees(client, server) ? edge.delays(client, server, pathNanos)
+                    : host.delays(client, server, pathNanos);
+        }
+
+        @Override
+        public String describe() {
+            return edge.describe() + " and " + host.describe();
         }
     }
 }

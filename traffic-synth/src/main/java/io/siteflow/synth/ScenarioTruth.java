@@ -10,19 +10,21 @@ import java.util.TreeMap;
 /**
  * What a synthetic capture holds, computed from the frames that were written (never from a decoder):
  * per (local server, remote address, category) IP bytes and packets, every connection with its handshake
- * RTT, and the database connections per app server. The local server of a conversation is its end on the
+ * RTT, and the database connections and DB calls (request/response exchanges on them) per app server. The local server of a conversation is its end on the
  * capture point's side (the captured host itself, or the end inside the edge's region). Addresses are
  * text; lists are in a fixed order, so equal scenarios give equal truths and equal JSON. Immutable.
  */
 public record ScenarioTruth(String capturePoint, long seed, long startNanos, long durationNanos,
         long interRegionRttMicros, long intraRegionRttMicros, List<ClusterHost> hosts, long packets, long ipBytes,
-        List<TrafficTotal> totals, List<ConnectionTruth> connections, Map<String, Integer> dbConnections) {
+        List<TrafficTotal> totals, List<ConnectionTruth> connections, Map<String, Integer> dbConnections,
+        Map<String, Long> dbCalls) {
 
     public ScenarioTruth {
         hosts = List.copyOf(hosts);
         totals = List.copyOf(totals);
         connections = List.copyOf(connections);
         dbConnections = Collections.unmodifiableMap(new TreeMap<>(dbConnections));
+        dbCalls = Collections.unmodifiableMap(new TreeMap<>(dbCalls));
     }
 
     /** IP bytes of both directions between {@code server} and each remote address, all categories. */

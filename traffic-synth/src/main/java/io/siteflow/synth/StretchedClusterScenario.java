@@ -65,7 +65,8 @@ public final class StretchedClusterScenario {
         }
         return new ScenarioTruth(b.point.describe(), b.seed, start, b.duration.toNanos(),
                 topology.interRegionRttMicros(), topology.intraRegionRttMicros(), topology.hosts(), frames.size(),
-                ipBytes, truth.totals(), truth.connections(), truth.dbConnections());
+                ipBytes, truth.totals(), truth.connections(), truth.dbConnections(),
+                truth.dbCalls());
     }
 
     /** Settings; defaults in the setters' descriptions. Not thread-safe. */
@@ -137,6 +138,9 @@ public final class StretchedClusterScenario {
         public Builder capturePoint(CapturePoint point) {
             if (point instanceof CapturePoint.AtHost h) {
                 new ClusterTopology(interRttMicros, intraRttMicros).host(h.hostName());
+            }
+            if (point instanceof CapturePoint.EdgeAndHost e) {
+                new ClusterTopology(interRttMicros, intraRttMicros).host(e.host().hostName());
             }
             this.point = point;
             return this;

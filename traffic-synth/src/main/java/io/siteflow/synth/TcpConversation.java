@@ -53,6 +53,8 @@ public final class TcpConversation implements Conversation {
     private final List<TimedFrame> frames = new ArrayList<>();
     private State state = State.NEW;
     private long ready = Long.MIN_VALUE;
+    /** Exchanges with a request and a response ({@link #calls}). */
+    private long calls;
     private long rttNanos = -1;
 
     TcpConversation(TcpConversationBuilder b) {
@@ -106,6 +108,9 @@ public final class TcpConversation implements Conversation {
         Side a = fromClient ? c : s;
         Side b = fromClient ? s : c;
         long t = Math.max(at, ready);
+        if (request.length > 0 && response.length > 0) {
+            calls++;
+        }
         if (request.length > 0) {
             t = burst(a, b, t, request, response.length == 0) + 2 * b.delay;
             t += response.length > 0 ? thinkNanos : 0;
@@ -115,6 +120,11 @@ public final class TcpConversation implements Conversation {
         }
         ready = t;
         return this;
+    }
+
+    @Override
+    public long calls() {
+        return calls;
     }
 
     /** Closes with FIN/ACK from the closer, FIN/ACK back and the last ACK, at {@code at} or later. */

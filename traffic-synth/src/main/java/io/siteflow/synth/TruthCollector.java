@@ -16,6 +16,7 @@ final class TruthCollector {
             .thenComparing(Key::remote).thenComparing(Key::category));
     private final List<ConnectionTruth> connections = new ArrayList<>();
     private final Map<String, Integer> dbConnections = new TreeMap<>();
+    private final Map<String, Long> dbCalls = new TreeMap<>();
 
     TruthCollector(CapturePoint point) {
         this.point = point;
@@ -37,6 +38,7 @@ final class TruthCollector {
                 c.fromServer().ipBytes(), c.fromServer().packets(), c.handshakeRttMicros(), frames.get(0).tsNanos()));
         if (sc.category() == TrafficCategory.DB && c.protocol() == 6) {
             dbConnections.merge(sc.client().address(), 1, Integer::sum);
+            dbCalls.merge(sc.client().address(), c.calls(), Long::sum);
         }
     }
 
@@ -51,6 +53,10 @@ final class TruthCollector {
         List<ConnectionTruth> sorted = new ArrayList<>(connections);
         sorted.sort(Comparator.comparingLong(ConnectionTruth::firstNanos));
         return sorted;
+    }
+
+    Map<String, Long> dbCalls() {
+        return dbCalls;
     }
 
     Map<String, Integer> dbConnections() {

@@ -36,6 +36,11 @@ final class TruthJson {
                 g.writeNumberField(e.getKey(), e.getValue());
             }
             g.writeEndObject();
+            g.writeObjectFieldStart("dbCalls");
+            for (Map.Entry<String, Long> e : t.dbCalls().entrySet()) {
+                g.writeNumberField(e.getKey(), e.getValue());
+            }
+            g.writeEndObject();
             totals(g, t);
             connections(g, t);
             g.writeEndObject();

@@ -2,8 +2,8 @@ package io.siteflow.rules.audit;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.siteflow.rules.verdict.DbCallJson;
 import io.siteflow.rules.verdict.DbSiteComparison;
+import io.siteflow.rules.verdict.DbSiteJson;
 import io.siteflow.rules.verdict.SitePairRtt;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictJson;
@@ -14,8 +14,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * {@code siteflow audit --format json}: {@code {"capture": {...}, "verdicts": [cumulative verdicts],
- * "windows": [per-window verdicts], "sitePairs": [RTT per site pair], "dbSites": [per database: "local" and
- * "remote" DB calls (the verdict's dbCalls object), "callRatio", "connectionRatio"]}}, pretty-printed. Thread-safe.
+ * "windows": [per-window verdicts], "sitePairs": [RTT per site pair], "dbSites": [per database, {@link DbSiteJson}]}}, pretty-printed. Thread-safe.
  */
 public final class AuditReportJson {
     private static final JsonFactory FACTORY = new JsonFactory();
@@ -75,17 +74,7 @@ public final class AuditReportJson {
         g.writeEndArray();
         g.writeArrayFieldStart("dbSites");
         for (DbSiteComparison d : r.dbSites()) {
-            g.writeStartObject();
-            g.writeStringField("database", d.database());
-            g.writeStringField("name", d.name());
-            g.writeStringField("site", d.site());
-            g.writeNumberField("localServers", d.localServers());
-            g.writeNumberField("remoteServers", d.remoteServers());
-            DbCallJson.write("local", d.local(), g);
-            DbCallJson.write("remote", d.remote(), g);
-            g.writeNumberField("callRatio", d.callRatio());
-            g.writeNumberField("connectionRatio", d.connectionRatio());
-            g.writeEndObject();
+            DbSiteJson.write(d, g);
         }
         g.writeEndArray();
         g.writeEndObject();

@@ -77,6 +77,11 @@ public final class InProcessProcessor implements AutoCloseable {
         return runtime().queries().cumulativeVerdicts();
     }
 
+    /** The site comparison as {@code GET /api/dbsites} gives it, in its JSON. */
+    String dbSitesJson() {
+        return io.siteflow.processor.http.ApiJson.write(runtime().queries().dbSites());
+    }
+
     /**
      * The cumulative verdicts of the pairs whose aggregate this instance holds in its own stores, computed as
      * {@link StreamsQueries#cumulative} does; pairs it does not hold are left out.

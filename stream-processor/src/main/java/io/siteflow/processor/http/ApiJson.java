@@ -11,6 +11,8 @@ import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import io.siteflow.rules.verdict.DbSiteComparison;
+import io.siteflow.rules.verdict.DbSiteJson;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictFormatException;
 import io.siteflow.rules.verdict.VerdictJson;
@@ -59,6 +61,12 @@ public final class ApiJson {
             @Override
             public void serialize(Verdict v, JsonGenerator g, SerializerProvider p) throws IOException {
                 VerdictJson.write(v, g);
+            }
+        });
+        verdicts.addSerializer(DbSiteComparison.class, new JsonSerializer<>() {
+            @Override
+            public void serialize(DbSiteComparison d, JsonGenerator g, SerializerProvider p) throws IOException {
+                DbSiteJson.write(d, g);
             }
         });
         verdicts.addDeserializer(Verdict.class, new JsonDeserializer<>() {

@@ -128,6 +128,7 @@ public final class ApiServer implements AutoCloseable {
             app.before("/metrics", auth);
         });
         app.get("/api/verdicts", ctx -> json(ctx, views.verdicts(queries, Params.latest(ctx))));
+        app.get("/api/dbsites", ctx -> json(ctx, views.dbSites(queries)));
         app.get("/api/windows", ctx -> json(ctx, views.windows(queries, Params.time(ctx, "from"), Params.time(ctx, "to"),
                 ctx.queryParam("server"))));
         app.get("/api/trend", ctx -> json(ctx, views.trend(queries, Params.time(ctx, "from"), Params.time(ctx, "to"))));

@@ -42,6 +42,10 @@ final class ApiViews {
         return ApiJson.write(latest ? q.latestWindows() : q.cumulativeVerdicts());
     }
 
+    String dbSites(SiteflowQueries q) {
+        return ApiJson.write(q.dbSites());
+    }
+
     String windows(SiteflowQueries q, long from, long to) {
         return ApiJson.write(q.windows(from, to));
     }

@@ -1,6 +1,7 @@
 package io.siteflow.processor.query;
 
 import io.siteflow.processor.topology.Alert;
+import io.siteflow.rules.verdict.DbSiteComparison;
 import io.siteflow.rules.verdict.Verdict;
 import java.util.List;
 
@@ -14,6 +15,13 @@ public interface SiteflowQueries {
 
     /** The cumulative verdict of every audited pair (server × remote site), sorted by server then site. */
     List<Verdict> cumulativeVerdicts();
+
+    /**
+     * The site comparison ({@link io.siteflow.rules.verdict.DbSites}): per database, the cumulative DB calls of
+     * the app servers of its own site beside the remote ones, by database address; what {@code siteflow audit}
+     * reports as {@code dbSites}.
+     */
+    List<DbSiteComparison> dbSites();
 
     /** The last closed window's verdict of every audited pair. */
     List<Verdict> latestWindows();

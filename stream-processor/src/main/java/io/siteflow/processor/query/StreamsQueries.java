@@ -6,10 +6,14 @@ import io.siteflow.processor.topology.ModelCache;
 import io.siteflow.rules.classify.FlowSyntax;
 import io.siteflow.rules.model.Host;
 import io.siteflow.rules.verdict.AuditPair;
+import io.siteflow.rules.verdict.DbSiteComparison;
+import io.siteflow.rules.verdict.DbSiteEnds;
+import io.siteflow.rules.verdict.DbSites;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictCalculator;
 import io.siteflow.processor.topology.TopologyConfig;
+import io.siteflow.processor.topology.TopologySpec;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -102,9 +106,8 @@ public final class StreamsQueries implements SiteflowQueries {
         if (owner instanceof Cluster.Moving moving) {
             return Optional.of(moving.reason());
         }
-        boolean here = owner instanceof Cluster.Here;
-        int partition = here ? ((Cluster.Here) owner).partition() : ((Cluster.At) owner).partition();
-        StoreView view = here ? local : client.at(((Cluster.At) owner).host());
+        int partition = partitionOf(owner);
+        StoreView view = viewOf(owner);
         List<Verdict> mine = new ArrayList<>();
         try {
             boolean drops = view.observerDrops(server.address(), partition);
@@ -152,6 +155,45 @@ public final class StreamsQueries implements SiteflowQueries {
         }
         out.sort(Comparator.comparing(DbCallHistogram::server).thenComparing(DbCallHistogram::remoteSite));
         return out;
+    }
+
+    /** The partition of the task of a key whose owner is not moving. */
+    private static int partitionOf(Cluster.Owner owner) {
+        return owner instanceof Cluster.Here h ? h.partition() : ((Cluster.At) owner).partition();
+    }
+
+    /** The stores of the instance that owns a key whose owner is not moving: this one's, or another's by HTTP. */
+    private StoreView viewOf(Cluster.Owner owner) {
+        return owner instanceof Cluster.Here ? local : client.at(((Cluster.At) owner).host());
+    }
+
+    /**
+     * The aggregates of every (database, app server) of the model, from the task of the database's address,
+     * folded into {@link DbSites} as the offline audit folds its records.
+     *
+     * @throws InvalidStateStoreException when the owner of a database's task is moving, naming it and why
+     */
+    @Override
+    public List<DbSiteComparison> dbSites() {
+        Optional<ActiveModel> m = model();
+        if (m.isEmpty()) {
+            return List.of();
+        }
+        DbSiteEnds ends = m.get().dbSiteEnds();
+        DbSites sites = new DbSites(ends);
+        for (String database : ends.databases().keySet()) {
+            Cluster.Owner owner = cluster.owner(database);
+            if (owner instanceof Cluster.Moving moving) {
+                throw new InvalidStateStoreException("owner of database " + database + " is moving: "
+                        + moving.reason());
+            }
+            StoreView view = viewOf(owner);
+            for (String server : ends.servers().keySet()) {
+                view.cumulativeAggregate(TopologySpec.dbSiteKey(database, server), partitionOf(owner))
+                        .ifPresent(agg -> sites.add(database, server, agg));
+            }
+        }
+        return sites.comparisons();
     }
 
     /** The cumulative verdict of a pair from its aggregate, as the offline audit computes it. */

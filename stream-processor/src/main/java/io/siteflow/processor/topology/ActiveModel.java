@@ -6,6 +6,7 @@ import io.siteflow.rules.model.Host;
 import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.verdict.AuditPair;
 import io.siteflow.rules.verdict.AuditRoutes;
+import io.siteflow.rules.verdict.DbSiteEnds;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -16,14 +17,16 @@ import java.util.stream.Collectors;
 
 /**
  * A site model in force with what the topology derives from it once: the classifier, the audit routes (the
- * audited pairs indexed by server address, then remote site) and each pair's key. Immutable and thread-safe.
+ * audited pairs indexed by server address, then remote site), each pair's key and the ends of the site
+ * comparison's DB records ({@link DbSiteEnds}). Immutable and thread-safe.
  *
  * @param model    the model
  * @param yaml     the text it was loaded from (as published on {@code siteflow.sites})
  * @param loadedMs when this instance started using it, epoch ms (wall clock)
  */
 public record ActiveModel(SiteModel model, String yaml, long loadedMs, Classifier classifier, AuditRoutes routes,
-                          Map<AuditPair, PairKey> pairKeys, Set<String> hostNames) {
+                          Map<AuditPair, PairKey> pairKeys, Set<String> hostNames,
+                          DbSiteEnds dbSiteEnds) {
 
     /** Derives classifier and pairs from a loaded model. */
     public static ActiveModel of(SiteModel model, String yaml, long loadedMs) {
@@ -32,7 +35,7 @@ public record ActiveModel(SiteModel model, String yaml, long loadedMs, Classifie
         routes.pairs().forEach(p -> keys.put(p, PairKey.of(p)));
         Set<String> names = model.hosts().stream().map(Host::name).collect(Collectors.toUnmodifiableSet());
         return new ActiveModel(model, yaml, loadedMs, new Classifier(model), routes,
-                Collections.unmodifiableMap(keys), names);
+                Collections.unmodifiableMap(keys), names, DbSiteEnds.of(model));
     }
 
     /** The audited pairs, in model order. */

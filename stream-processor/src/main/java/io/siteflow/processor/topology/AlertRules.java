@@ -23,8 +23,10 @@ import org.apache.kafka.streams.state.WindowStore;
  * previous window with samples' was not (p95: the definition of the docs, the Grafana dashboard and the
  * Prometheus rule). While a pair stays in the state, the alert is raised again every {@code repeatMs} of event
  * time; when it leaves (a PASS window; an RTT p95 within the limit) a {@code CLEARED} alert with the same key says
- * so. {@code DB_CALLS} (key = server): a window whose DB calls spend more of their median on the RTT than the site
- * model's {@code dbCallBudget} allows (raised for every such window, not on a change of state). An INSUFFICIENT window, or one without RTT samples, changes no state. The state (time of the last alert of
+ * so. {@code DB_CALLS} (key = server), in the same way: when a window's DB calls spend more of their median on the
+ * RTT than the site model's {@code dbCallBudget.networkShare} allows and the previous window with calls' did not;
+ * cleared by a window with calls within the budget (or once the model sets none). An INSUFFICIENT window, one
+ * without RTT samples or one without DB calls changes no state of its kind. The state (time of the last alert of
  * the pair) is kept in the meta store, so a restart neither forgets nor repeats it.
  * {@code NEW_PEER} (key = server): a cross-site (category, peer, port) of a server first seen after the baseline
  * period. The baseline runs for the configured event time from the first record this task processed (its start
@@ -78,8 +80,8 @@ final class AlertRules {
     }
 
     /**
-     * FAIL, RTT, CLEARED and DB_CALLS alerts of a closed-window verdict, at the window end; DB_CALLS when the site model's
-     * {@code dbCallBudget.networkShare} is set and the verdict's {@code dbCalls.networkShare} is above it.
+     * FAIL, RTT, DB_CALLS and CLEARED alerts of a closed-window verdict, at the window end; DB_CALLS when the site
+     * model's {@code dbCallBudget.networkShare} is set and the verdict's {@code dbCalls.networkShare} is above it.
      */
     List<Alert> window(Verdict v, Optional<BigDecimal> dbCallBudget) {
         List<Alert> out = new ArrayList<>();
@@ -97,11 +99,13 @@ final class AlertRules {
                     "RTT p95 " + rtt.p95() + " us" + between + " is within the 10 ms limit again").ifPresent(out::add);
         }
         DbCallSummary d = v.dbCalls();
-        if (dbCallBudget.isPresent() && d.exceeds(dbCallBudget.get())) {
-            out.add(keep(new Alert("DB_CALLS", v.server(), time, v.name() + " (" + v.server() + ") towards "
-                    + v.remoteSite() + ": the RTT (" + d.rttMicros() + " us) is " + d.networkShare().toPlainString()
-                    + " of the DB call median (" + d.p50() + " us), above the budget "
-                    + dbCallBudget.get().toPlainString())));
+        if (d.calls() > 0) {
+            String cost = ": the RTT (" + d.rttMicros() + " us) is " + d.networkShare().toPlainString()
+                    + " of the DB call median (" + d.p50() + " us), ";
+            String budget = dbCallBudget.map(BigDecimal::toPlainString).orElse("none");
+            state("DB_CALLS", v, v.server(), time, dbCallBudget.isPresent() && d.exceeds(dbCallBudget.get()),
+                    who + cost + "above the budget " + budget, who + cost + "within the budget " + budget + " again")
+                    .ifPresent(out::add);
         }
         return out;
     }

@@ -9,6 +9,7 @@ import io.siteflow.rules.model.Flow;
 import io.siteflow.rules.model.Host;
 import io.siteflow.rules.verdict.AuditPair;
 import io.siteflow.rules.verdict.AuditSide;
+import io.siteflow.rules.verdict.DbSiteEnds;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictCalculator;
 import io.siteflow.rules.verdict.VerdictJson;
@@ -23,7 +24,9 @@ import org.apache.kafka.streams.processor.api.Record;
  * The audit of records keyed by audited server address: takes the classification and side the route step
  * computed ({@link Routed}; computed here only for records that crossed the {@code by-server} topic or were routed
  * under another model), applies the observer rule, adds the record to its pair's window and cumulative aggregates, the talker table and the
- * new-peer rule, then closes the windows that stream time has passed and emits their verdicts and alerts.
+ * new-peer rule (a record keyed by a database's address instead goes to the site comparison's cumulative
+ * aggregate of its database and app server, {@link TopologySpec#dbSiteKey}, and moves no stream time), then
+ * closes the windows that stream time has passed and emits their verdicts and alerts.
  * Closing runs inline after each record, so it is deterministic and covered by exactly-once: store updates and
  * emitted records commit together. Verdicts go to the child {@value #VERDICTS}, alerts to {@value #ALERTS}. Stream time here is the step's own: the largest {@code start} of the records
  * that reached it (kept in a store, so it survives restarts); records that never reach the step (unreadable,
@@ -104,6 +107,10 @@ final class AuditStep implements Processor<String, Routed, String, String> {
             metrics.noModel.increment();
             return;
         }
+        if (m.get().dbSiteEnds().database(rec.key()).isPresent()) {
+            countForDbSites(m.get(), rec.key(), rec.value()); // no windows: stream time stays
+            return;
+        }
         long now = advance(rec.value().record().start());
         count(m.get(), rec.key(), rec.value(), now);
         close(m.get(), now);
@@ -150,6 +157,25 @@ final class AuditStep implements Processor<String, Routed, String, String> {
         }
         talkers.add(server, side.initiator(), remote, c.category(), r, context.currentSystemTimeMs());
         alerts.peer(server, c.category(), remote, r.dstPort(), r.start()).ifPresent(this::emit);
+    }
+
+    /**
+     * A record keyed by a database's address: the site comparison's copy of a DB record ({@link RouteStep}). It
+     * counts under the observer rule of its app server, in the cumulative aggregate of the (database, server).
+     * The copy counts in no metric (its record did, on its way to the audit or as unaudited).
+     */
+    private void countForDbSites(ActiveModel m, String database, Routed routed) {
+        FlowRecord r = routed.record();
+        Classification c = routed.routedUnder(m) ? routed.classification()
+                : m.classifier().classify(Classifier.flowOf(r));
+        Optional<DbSiteEnds.Ends> ends = m.dbSiteEnds().of(r, c);
+        if (ends.isEmpty() || !ends.get().database().address().equals(database)) {
+            return; // the model changed since it was routed
+        }
+        Host host = ends.get().server();
+        if (observers.counts(host, r.agent(), !r.agent().equals(host.name()) && m.isHostAgent(r.agent()))) {
+            windows.addCumulative(TopologySpec.dbSiteKey(database, host.address()), r, c, database);
+        }
     }
 
     private void close(ActiveModel m, long now) {

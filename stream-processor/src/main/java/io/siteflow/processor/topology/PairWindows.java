@@ -88,6 +88,14 @@ final class PairWindows {
         return true;
     }
 
+    /**
+     * Adds a record to a cumulative aggregate that has no windows (the site comparison's, under
+     * {@link TopologySpec#dbSiteKey}), with its DB connection.
+     */
+    void addCumulative(String key, FlowRecord r, Classification c, String remoteAddress) {
+        cumulative.add(key, r, c, remoteAddress, c.category() == Category.DB);
+    }
+
     /** Removes and returns the windows that stream time has closed, oldest first. */
     List<Closed> closeDue(long streamTime) {
         if (openByEnd.isEmpty() || openByEnd.firstKey() + graceMs > streamTime) {

@@ -4,6 +4,7 @@ import io.siteflow.model.FlowRecord;
 import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.model.Flow;
 import io.siteflow.rules.verdict.AuditSide;
+import io.siteflow.rules.verdict.DbSiteEnds;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -22,6 +23,9 @@ import org.apache.kafka.streams.processor.api.Record;
  * towards the initiator's site), keyed by that server's address, so that everything about one server meets in one
  * task. The classification and the side travel with the record ({@link Routed}) to the audit step. Records
  * concerning no audited pair, or arriving while no valid model is in force, are dropped and counted.
+ *
+ * <p>A DB record between an app server and a database of the model also goes to the task of the database's
+ * address, for the site comparison ({@link io.siteflow.rules.verdict.DbSites}), whether or not it is audited.
  *
  * <p>Two shortcuts, neither changing a result. A copy for a server is not forwarded when the record comes from the
  * host agent of another listed host: that agent is never the server's observer ({@link ObserverRule}), so the
@@ -71,9 +75,12 @@ final class RouteStep {
         ActiveModel model = m.get();
         Flow f = parsed.flow(); // built by the parse step
         Classification c = model.classifier().classify(f);
+        boolean compared = toDbSites(rec, time, parsed.record(), c, model);
         List<AuditSide> sides = model.routes().sides(f, c);
         if (sides.isEmpty()) {
-            metrics.unaudited.increment();
+            if (!compared) {
+                metrics.unaudited.increment();
+            }
             return;
         }
         for (AuditSide side : sides) {
@@ -91,6 +98,29 @@ final class RouteStep {
         }
         context.forward(new Record<>(server, new Routed(r, side, c, m), time, rec.headers()),
                 auditedHere(rec.key(), server) ? here : elsewhere);
+    }
+
+    /**
+     * A DB record between an app server and a database goes, once more, to the task of the database's address,
+     * where the site comparison's aggregate of the pair is kept: straight to the audit when the database's
+     * {@code by-server} partition is this task's (the aggregate is cumulative only, so the order in which its
+     * records arrive does not matter), else through the topic; not when it comes from the host agent of another
+     * listed host than the app server.
+     *
+     * @return true when it went
+     */
+    private boolean toDbSites(Record<byte[], ?> rec, long time, FlowRecord r, Classification c, ActiveModel m) {
+        Optional<DbSiteEnds.Ends> ends = m.dbSiteEnds().of(r, c);
+        if (ends.isEmpty()) {
+            return false;
+        }
+        if (!r.agent().equals(ends.get().server().name()) && m.isHostAgent(r.agent())) {
+            return false;
+        }
+        String database = ends.get().database().address();
+        context.forward(new Record<>(database, new Routed(r, null, c, m), time, rec.headers()),
+                ownServers.computeIfAbsent(database, ownAddress).length > 0 ? here : elsewhere);
+        return true;
     }
 
     private boolean auditedHere(byte[] key, String server) {

@@ -99,6 +99,16 @@ public final class TopologySpec {
         return AggregateStore.connectionPrefix(PairWindows.CUMULATIVE, pairKey);
     }
 
+    /**
+     * The cumulative-store key of one app server's DB records with one database, the site comparison's
+     * ({@link io.siteflow.rules.verdict.DbSites}): {@code db|database|server}. It is kept in the task of the
+     * database's address on the {@code by-server} topic, so {@code db} never starts a pair key (server addresses
+     * hold no {@code |}).
+     */
+    public static String dbSiteKey(String database, String server) {
+        return "db|" + database + "|" + server;
+    }
+
     private static FlowRecord flowRecord(String topic, byte[] b) {
         if (b == null) {
             return null;

@@ -78,6 +78,18 @@ class ApiServerTest {
     }
 
     @Test
+    void answersTheSiteComparisonPerDatabase() throws Exception {
+        String calls = "\"calls\":%d,\"callsPerSecond\":%s,\"callMicros\":{\"p50\":%d,\"p95\":%d,\"p99\":%d},"
+                + "\"rttMicros\":%d,\"networkShare\":%s,\"serviceMicros\":{\"p50\":3000},"
+                + "\"connections\":{\"median\":%d,\"max\":%d}";
+        assertThat(body("/api/dbsites")).isEqualTo("[{\"database\":\"10.1.0.10\",\"name\":\"db1\","
+                + "\"site\":\"region1\",\"localServers\":2,\"remoteServers\":2,\"local\":{"
+                + calls.formatted(12_000, "200.00", 3_300, 3_400, 3_500, 300, "0.0909", 20, 20) + "},\"remote\":{"
+                + calls.formatted(6_000, "100.00", 9_500, 9_700, 9_800, 6_500, "0.6842", 40, 40) + "},"
+                + "\"callRatio\":2.8788,\"connectionRatio\":2.0000}]");
+    }
+
+    @Test
     void answersTheLastClosedWindowsWithTheirWindow() throws Exception {
         String window = "\"remoteSite\":\"region1\",\"window\":{\"start\":" + (END - 60_000) + ",\"end\":" + END + "},";
         assertThat(body("/api/verdicts?window=latest")).isEqualTo("["

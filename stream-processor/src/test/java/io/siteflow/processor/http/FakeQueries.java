@@ -12,6 +12,8 @@ import io.siteflow.rules.verdict.DbConnectionSummary;
 import io.siteflow.rules.verdict.Outcome;
 import io.siteflow.rules.verdict.RttSummary;
 import io.siteflow.rules.verdict.TopFlow;
+import io.siteflow.rules.verdict.DbCallSummary;
+import io.siteflow.rules.verdict.DbSiteComparison;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.Window;
 import java.math.BigDecimal;
@@ -59,13 +61,26 @@ final class FakeQueries {
                         "wls4 (10.2.0.21) towards region1: FAIL, DB share 80.00% of 5000000 cross-site bytes < "
                                 + "threshold 90%; largest other category JMS (1000000 bytes)")),
                 talkers(), portTalkers(), new RulesInfo(RULES_VERSION, YAML, nowMs - 3_600_000L), ready);
-        return new StaticQueries(s, flow -> {
+        StaticQueries q = new StaticQueries(s, flow -> {
             FlowSyntax.parse(flow); // as StreamsQueries: a flow not in the flow syntax is refused
             return "rule oracle-ports (DB) matches " + flow + ": port 1521";
         }).withDbCalls(List.of(new DbCallHistogram("10.2.0.20", "region1", CallHistogram.of(Map.of(
                 CallHistogram.bucketOf(6_600), 20L, CallHistogram.bucketOf(9_500), 50L,
                 CallHistogram.bucketOf(14_000), 5L)))));
+        q.dbSites(List.of(DB_SITES));
+        return q;
     }
+
+    /**
+     * db1's site comparison: wls1 and wls2 local (300 µs RTT + 3 ms), wls3 and wls4 remote (6.5 ms + 3 ms), twice
+     * as many connections per remote server.
+     */
+    static final DbSiteComparison DB_SITES = new DbSiteComparison("10.1.0.10", "db1", "region1", 2, 2,
+            new DbCallSummary(12_000, new BigDecimal("200.00"), 3_300, 3_400, 3_500, 300, new BigDecimal("0.0909"),
+                    3_000, new DbConnectionSummary(20, 20)),
+            new DbCallSummary(6_000, new BigDecimal("100.00"), 9_500, 9_700, 9_800, 6_500, new BigDecimal("0.6842"),
+                    3_000, new DbConnectionSummary(40, 40)),
+            new BigDecimal("2.8788"), new BigDecimal("2.0000"));
 
     /** wls3 → region1, PASS, DB share 93.12%, {@code cross = 10 000 000 / div}. */
     static Verdict pass(Optional<Window> w, long div) {

@@ -173,6 +173,10 @@ class InstanceClientTest {
                 return fixture.latestWindows();
             }
 
+            public List<io.siteflow.rules.verdict.DbSiteComparison> dbSites() {
+                return fixture.dbSites();
+            }
+
             public List<Verdict> windows(long fromMs, long toMs) {
                 return fixture.windows(fromMs, toMs);
             }

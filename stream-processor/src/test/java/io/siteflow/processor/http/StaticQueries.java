@@ -8,6 +8,7 @@ import io.siteflow.processor.query.SiteflowQueries;
 import io.siteflow.processor.query.TalkerRow;
 import io.siteflow.processor.topology.Alert;
 import io.siteflow.rules.model.Category;
+import io.siteflow.rules.verdict.DbSiteComparison;
 import io.siteflow.rules.verdict.Verdict;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -63,6 +64,7 @@ public final class StaticQueries implements SiteflowQueries {
     private final AtomicReference<Snapshot> snapshot;
     private final Explain explain;
     private volatile List<DbCallHistogram> dbCalls = List.of();
+    private final AtomicReference<List<DbSiteComparison>> dbSites = new AtomicReference<>(List.of());
 
     /** Explains a flow; the static queries have no classifier of their own. */
     @FunctionalInterface
@@ -73,6 +75,16 @@ public final class StaticQueries implements SiteflowQueries {
     public StaticQueries(Snapshot initial, Explain explain) {
         this.snapshot = new AtomicReference<>(Objects.requireNonNull(initial, "initial"));
         this.explain = Objects.requireNonNull(explain, "explain");
+    }
+
+    /** Replaces the site comparison {@link #dbSites()} answers (none at first). */
+    public void dbSites(List<DbSiteComparison> sites) {
+        dbSites.set(List.copyOf(sites));
+    }
+
+    @Override
+    public List<DbSiteComparison> dbSites() {
+        return dbSites.get();
     }
 
     /** Replaces the data with what {@code change} makes of the current snapshot. */

@@ -102,6 +102,24 @@ class AlertsTest {
     }
 
     @Test
+    void raisesDbCallsOnceWhileTheBudgetStaysExceededAndSaysWhenItIsKeptAgain() {
+        d.close();
+        d = new Driver(TopologyConfig.DEFAULTS.withBaseline(Duration.ofMinutes(10)), dir.resolve("state"))
+                .withSites(Flows.SITES_YAML.replace("defaults: none", "dbCallBudget: { networkShare: 0.5 }\ndefaults: none"));
+        d.send(flow().at(T0).bytes(5000, 0).rtt(6_500).calls(10, 9_500));
+        d.send(flow().at(T0 + 60_000).bytes(5000, 0).rtt(6_500).calls(10, 9_500));
+        d.send(flow().at(T0 + 120_000).bytes(5000, 0).rtt(6_500).calls(10, 20_000));
+        d.send(flow().at(T0 + 180_000).bytes(5000, 0));
+        d.send(flow().at(T0 + 250_000).bytes(5000, 0));
+
+        List<Alert> alerts = d.alerts.readValuesToList().stream().map(AlertJson::parse).toList();
+        assertThat(alerts).extracting(Alert::type, Alert::key, Alert::timeMs).containsExactly(
+                tuple("DB_CALLS", "10.2.0.20", T0 + 60_000), tuple("CLEARED", "10.2.0.20", T0 + 180_000));
+        assertThat(alerts.get(1).message()).isEqualTo("wls3 (10.2.0.20) towards region1: the RTT (6500 us) is 0.3225"
+                + " of the DB call median (20155 us), within the budget 0.5 again");
+    }
+
+    @Test
     void staysQuietWithoutABudgetOrWithinIt() {
         d.send(flow().at(T0).bytes(5000, 0).rtt(6_500).calls(10, 20_000));
         d.send(flow().at(T0 + 70_000).bytes(1, 0));

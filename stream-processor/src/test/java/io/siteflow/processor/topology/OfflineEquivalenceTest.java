@@ -4,13 +4,19 @@ import static io.siteflow.processor.topology.Flows.T0;
 import static io.siteflow.processor.topology.Flows.flow;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.rules.audit.AuditReport;
 import io.siteflow.rules.audit.OfflineAudit;
 import io.siteflow.rules.load.SiteModelLoader;
+import io.siteflow.rules.verdict.DbSiteComparison;
+import io.siteflow.rules.verdict.DbSiteJson;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictJson;
 import io.siteflow.rules.verdict.Window;
+import java.io.StringWriter;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,10 +32,7 @@ class OfflineEquivalenceTest {
     @Test
     void streamingGivesTheOfflineAuditsVerdictsSharesAndBytes() throws Exception {
         List<FlowRecord> records = mixedRecords();
-        OfflineAudit offline = new OfflineAudit(SiteModelLoader.parse("sites.yaml", Flows.SITES_YAML).orThrow(),
-                Window.DEFAULT_SIZE_MS);
-        records.forEach(offline::accept);
-        AuditReport report = offline.report("test", 0, 0);
+        AuditReport report = offlineReport(records);
 
         try (Driver d = new Driver(dir).withSites(Flows.SITES_YAML)) {
             records.forEach(d::send);
@@ -46,6 +49,58 @@ class OfflineEquivalenceTest {
                     .map(VerdictJson::toJson).toList();
             assertThat(closed).hasSize(10).isEqualTo(offlineClosed);
         }
+    }
+
+    @Test
+    void streamingGivesTheOfflineAuditsSiteComparisonWithTheLocalServersBesideTheRemoteOnes() throws Exception {
+        List<FlowRecord> records = new ArrayList<>(mixedRecords());
+        Random rnd = new Random(7);
+        for (int i = 0; i < 100; i++) { // wls1, in db1's site: 300 µs RTT and 3-4 ms calls, 5 connections
+            long t = T0 + i * 2_000L;
+            Flows f = flow().from("10.1.0.11", 41_000 + i % 5).to("10.1.0.10", 1521).span(t, t + rnd.nextInt(2_000))
+                    .bytes(rnd.nextInt(20_000), rnd.nextInt(20_000)).calls(1 + rnd.nextInt(10), 3_000 + rnd.nextInt(1_000));
+            out(records, i % 10 == 0 ? f.rtt(300) : f);
+        }
+        AuditReport report = offlineReport(records);
+
+        try (Driver d = new Driver(dir).withSites(Flows.SITES_YAML)) {
+            records.forEach(d::send);
+
+            assertThat(json(d.queries().dbSites())).isEqualTo(json(report.dbSites()));
+            DbSiteComparison db1 = report.dbSites().get(0);
+            assertThat(db1.localServers()).isEqualTo(1);
+            assertThat(db1.remoteServers()).isEqualTo(2);
+            assertThat(db1.local().calls()).isPositive();
+            assertThat(db1.remote().calls()).isPositive();
+            assertThat(db1.callRatio()).isGreaterThan(BigDecimal.ONE);
+            assertThat(d.queries().cumulativeVerdicts().stream().map(VerdictJson::toJson).toList()).isEqualTo(
+                    report.verdicts().stream().sorted(Comparator.comparing(Verdict::server)
+                            .thenComparing(Verdict::remoteSite)).map(VerdictJson::toJson).toList());
+        }
+    }
+
+    /** What {@code siteflow audit} reports for these records. */
+    private static AuditReport offlineReport(List<FlowRecord> records) throws Exception {
+        OfflineAudit offline = new OfflineAudit(SiteModelLoader.parse("sites.yaml", Flows.SITES_YAML).orThrow(),
+                Window.DEFAULT_SIZE_MS);
+        records.forEach(offline::accept);
+        return offline.report("test", 0, 0);
+    }
+
+    private static void out(List<FlowRecord> records, Flows f) {
+        records.add(records.size() - 1, f.build()); // before the closing record
+    }
+
+    private static String json(List<DbSiteComparison> sites) throws Exception {
+        StringWriter w = new StringWriter();
+        try (JsonGenerator g = new JsonFactory().createGenerator(w)) {
+            g.writeStartArray();
+            for (DbSiteComparison c : sites) {
+                DbSiteJson.write(c, g);
+            }
+            g.writeEndArray();
+        }
+        return w.toString();
     }
 
     private static final long LAST = T0 + 3_600_000;

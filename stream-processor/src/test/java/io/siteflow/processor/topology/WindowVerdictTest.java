@@ -84,8 +84,11 @@ class WindowVerdictTest {
         try (var it = conns.all()) {
             it.forEachRemaining(kv -> keys.add(kv.key));
         }
+        // the pair's cumulative connections, and the site comparison's (db1, wls3); the window's are gone
         assertThat(keys).containsExactly("C|10.2.0.20|region1|6 10.2.0.20 40001 10.1.0.10 1521",
-                "C|10.2.0.20|region1|6 10.2.0.20 40002 10.1.0.10 1521");
+                "C|10.2.0.20|region1|6 10.2.0.20 40002 10.1.0.10 1521",
+                "C|db|10.1.0.10|10.2.0.20|6 10.2.0.20 40001 10.1.0.10 1521",
+                "C|db|10.1.0.10|10.2.0.20|6 10.2.0.20 40002 10.1.0.10 1521");
     }
 
     @Test
