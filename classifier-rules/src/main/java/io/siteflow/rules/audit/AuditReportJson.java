@@ -68,7 +68,12 @@ public final class AuditReportJson {
             g.writeNumberField("max", p.rtt().max());
             g.writeNumberField("samples", p.rtt().samples());
             g.writeEndObject();
-            g.writeBooleanField("aboveOracleLimit", p.aboveLimit());
+            g.writeBooleanField("aboveOracleLimit", p.aboveOracleLimit());
+            if (p.limit().siteModelSetsOne()) {
+                g.writeBooleanField("aboveLimit", p.aboveLimit());
+                g.writeNumberField("limitMicros", p.limit().micros());
+                g.writeStringField("limitSource", p.limit().source().json());
+            }
             g.writeEndObject();
         }
         g.writeEndArray();

@@ -2,6 +2,7 @@ package io.siteflow.rules.audit;
 
 import io.siteflow.rules.model.Category;
 import io.siteflow.rules.model.Protocols;
+import io.siteflow.rules.model.RttLimit;
 import io.siteflow.rules.verdict.DbCallSummary;
 import io.siteflow.rules.verdict.DbSiteComparison;
 import io.siteflow.rules.verdict.Outcome;
@@ -17,7 +18,8 @@ import java.util.Map;
 /**
  * {@code siteflow audit --format text}: per audited server the verdict, DB share, bytes per category and per
  * remote address as tables, RTT, DB connections and DB calls (count, rate, call-time percentiles, the RTT's part), unclassified bytes and the largest non-DB flows; then the
- * RTT per site pair against Oracle's 10 ms limit and a count of window verdicts. Thread-safe.
+ * RTT per site pair against the limit in force (Oracle's 10 ms, or the site model's stricter {@code rttLimitMs})
+ * and a count of window verdicts. Thread-safe.
  */
 public final class AuditText {
     private AuditText() {
@@ -51,7 +53,7 @@ public final class AuditText {
         }
         for (SitePairRtt p : r.sitePairs()) {
             sb.append(String.format(Locale.ROOT, "  %s <-> %s: %s  %s%n", p.siteA(), p.siteB(), rtt(p.rtt()),
-                    p.aboveLimit() ? "ABOVE the 10 ms limit" : "within the 10 ms limit"));
+                    limitText(p)));
         }
         for (DbSiteComparison d : r.dbSites()) {
             sb.append(String.format(Locale.ROOT, "%nDB calls to %s (%s, site %s): local %d servers, remote %d servers%n",
@@ -68,6 +70,14 @@ public final class AuditText {
         sb.append(String.format(Locale.ROOT, "%nwindows: %d verdicts (PASS %d, FAIL %d, INSUFFICIENT %d)%n",
                 r.windows().size(), pass, fail, r.windows().size() - pass - fail));
         return sb.toString();
+    }
+
+    /** {@code ABOVE the 10 ms limit}, or when the site model's limit is the stricter one, its own. */
+    private static String limitText(SitePairRtt p) {
+        if (p.limit().source() == RttLimit.Source.ORACLE) {
+            return p.aboveLimit() ? "ABOVE the 10 ms limit" : "within the 10 ms limit";
+        }
+        return (p.aboveLimit() ? "ABOVE " : "within ") + p.limit().text();
     }
 
     private static void server(StringBuilder sb, Verdict v) {

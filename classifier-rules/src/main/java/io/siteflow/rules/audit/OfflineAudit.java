@@ -115,7 +115,8 @@ public final class OfflineAudit {
         List<Verdict> windowed = new ArrayList<>();
         byWindow.values().forEach(windowed::addAll);
         List<SitePairRtt> rtts = new ArrayList<>();
-        siteRtt.forEach((k, h) -> rtts.add(new SitePairRtt(k.split(" ")[0], k.split(" ")[1], h.summary())));
+        siteRtt.forEach((k, h) -> rtts.add(new SitePairRtt(k.split(" ")[0], k.split(" ")[1], h.summary(),
+                model.rttLimit())));
         CaptureInfo info = new CaptureInfo(source, records, records == 0 ? 0 : first, records == 0 ? 0 : last,
                 bytes, unclassified, rejected, received, dropped);
         return new AuditReport(info, model.version(), total, windowed, rtts, dbSites.comparisons());

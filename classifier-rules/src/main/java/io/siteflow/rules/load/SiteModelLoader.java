@@ -27,8 +27,10 @@ public final class SiteModelLoader {
     public static final int MAX_THRESHOLD_DECIMALS = 6;
     /** Characters a line may have; checked before the YAML is parsed (a 2 MB line cost the parser 7.9 s). */
     public static final int MAX_LINE_CHARS = 65_536;
-    static final List<String> TOP_KEYS = List.of("threshold", "minCrossBytes", "dbCallBudget", "defaults", "sites",
-            "hosts", "rules", "audit");
+    /** Largest {@code rttLimitMs}, ms: 10 s of RTT is no site link. */
+    public static final int MAX_RTT_LIMIT_MS = 10_000;
+    static final List<String> TOP_KEYS = List.of("threshold", "minCrossBytes", "dbCallBudget", "rttLimitMs",
+            "defaults", "sites", "hosts", "rules", "audit");
 
     private SiteModelLoader() {
     }
@@ -71,6 +73,7 @@ public final class SiteModelLoader {
         Optional<BigDecimal> budget = opt(f, "dbCallBudget").flatMap(a -> reading.mapping(a, List.of("networkShare"),
                 List.of("networkShare"))).filter(m -> m.containsKey("networkShare"))
                 .map(m -> threshold(reading, m.get("networkShare")));
+        Optional<BigDecimal> rttLimit = opt(f, "rttLimitMs").flatMap(a -> rttLimitMs(reading, a));
         DefaultRules defaults = opt(f, "defaults").map(a -> defaults(reading, a)).orElse(DefaultRules.FMW);
         List<Site> sites = opt(f, "sites").map(a -> new SiteReader(reading).read(a)).orElse(List.of());
         HostReader hostReader = new HostReader(reading, sites);
@@ -91,9 +94,10 @@ public final class SiteModelLoader {
         }
         String version = CanonicalForm.version(CanonicalForm.text(threshold, minCross, defaults, sites, hosts, rules,
                 audit) + budget.map(b -> "dbCallBudget networkShare " + b.stripTrailingZeros().toPlainString() + "\n")
+                .orElse("") + rttLimit.map(ms -> "rttLimitMs " + ms.stripTrailingZeros().toPlainString() + "\n")
                 .orElse(""));
         return new LoadResult(Optional.of(new SiteModel(threshold, minCross, defaults, sites, hosts, rules, audit,
-                version, budget)), all);
+                version, budget, rttLimit)), all);
     }
 
     /** False, after reporting the first, when a line is longer than {@link #MAX_LINE_CHARS}. */
@@ -171,6 +175,29 @@ public final class SiteModelLoader {
             reading.error(at, Reading.quote(s.text()) + " is not a share (0..1)");
             return SiteModel.DEFAULT_THRESHOLD;
         }).orElse(SiteModel.DEFAULT_THRESHOLD);
+    }
+
+    /** {@code rttLimitMs}: a number of ms, {@code 0 < ms <= 10000}, at most 3 decimal places (whole µs). */
+    private static Optional<BigDecimal> rttLimitMs(Reading reading, Reading.At at) {
+        return reading.scalar(at).flatMap(s -> {
+            BigDecimal v;
+            try {
+                v = s.type() == YamlNode.ScalarType.STRING ? null : new BigDecimal(s.text());
+            } catch (NumberFormatException e) {
+                v = null;
+            }
+            if (v == null || v.signum() <= 0 || v.compareTo(BigDecimal.valueOf(MAX_RTT_LIMIT_MS)) > 0) {
+                reading.error(at, Reading.quote(s.text()) + " is not an RTT limit (ms, more than 0 and at most "
+                        + MAX_RTT_LIMIT_MS + ")");
+                return Optional.empty();
+            }
+            if (v.stripTrailingZeros().scale() > 3) {
+                reading.error(at, Reading.quote(s.text())
+                        + " has more than 3 decimal places (ms to the µs, such as 6.5)");
+                return Optional.empty();
+            }
+            return Optional.of(v);
+        });
     }
 
     private static long minCross(Reading reading, Reading.At at) {

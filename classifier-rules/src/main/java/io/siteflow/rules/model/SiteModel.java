@@ -20,10 +20,12 @@ import java.util.Optional;
  * @param version       {@code sha256:<hex>} of the canonical form of everything above
  * @param dbCallBudget  {@code dbCallBudget.networkShare}: the largest part of a DB call's median the distance may
  *                      cost (0..1) before a verdict raises a {@code DB_CALLS} alert; empty when not set
+ * @param rttLimitMs    {@code rttLimitMs}: the site model's own RTT limit, ms (0 < it <= 10 000, at most 3 decimal
+ *                      places); empty when not set. {@link #rttLimit()} is the limit in force
  */
 public record SiteModel(BigDecimal threshold, long minCrossBytes, DefaultRules defaults, List<Site> sites,
                         List<Host> hosts, List<Rule> rules, List<AuditSpec> audit, String version,
-                        Optional<BigDecimal> dbCallBudget) {
+                        Optional<BigDecimal> dbCallBudget, Optional<BigDecimal> rttLimitMs) {
     public static final BigDecimal DEFAULT_THRESHOLD = new BigDecimal("0.90");
     public static final long DEFAULT_MIN_CROSS_BYTES = 1_000_000L;
 
@@ -32,16 +34,23 @@ public record SiteModel(BigDecimal threshold, long minCrossBytes, DefaultRules d
         Objects.requireNonNull(defaults, "defaults");
         Objects.requireNonNull(version, "version");
         Objects.requireNonNull(dbCallBudget, "dbCallBudget");
+        Objects.requireNonNull(rttLimitMs, "rttLimitMs");
         sites = List.copyOf(sites);
         hosts = List.copyOf(hosts);
         rules = List.copyOf(rules);
         audit = List.copyOf(audit);
     }
 
-    /** A site model without a DB call budget. */
+    /** A site model without a DB call budget or RTT limit of its own. */
     public SiteModel(BigDecimal threshold, long minCrossBytes, DefaultRules defaults, List<Site> sites,
                      List<Host> hosts, List<Rule> rules, List<AuditSpec> audit, String version) {
-        this(threshold, minCrossBytes, defaults, sites, hosts, rules, audit, version, Optional.empty());
+        this(threshold, minCrossBytes, defaults, sites, hosts, rules, audit, version, Optional.empty(),
+                Optional.empty());
+    }
+
+    /** The RTT limit in force: min(Oracle's 10 ms, {@code rttLimitMs} when set). */
+    public RttLimit rttLimit() {
+        return RttLimit.of(rttLimitMs);
     }
 
     /** The site of that name, {@link Site#UNKNOWN} when there is none. */

@@ -5,6 +5,7 @@ import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.model.Category;
 import io.siteflow.rules.model.Host;
+import io.siteflow.rules.model.RttLimit;
 import io.siteflow.rules.model.Site;
 import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.verdict.RttHistogram;
@@ -24,6 +25,7 @@ public final class WhatIf {
     private final Host server;
     private final Site target;
     private final Map<String, RttHistogram> rttBySitePair = new TreeMap<>();
+    private final RttLimit limit;
     private final Map<WhatIfReport.Flow, Long> becomeLocal = new HashMap<>();
     private final Map<WhatIfReport.Flow, Long> becomeRemote = new HashMap<>();
     long crossBefore;
@@ -70,6 +72,7 @@ public final class WhatIf {
                 .findFirst().orElseThrow(() -> new UnknownName("server", serverName, "--move " + serverName + "="
                         + siteName + ": no host " + serverName + " in the site model"));
         this.target = model.site(siteName);
+        this.limit = model.rttLimit();
         if (!target.isKnown()) {
             throw new UnknownName("site", siteName, "--move " + serverName + "=" + siteName + ": no site "
                     + siteName + " in the site model");
@@ -119,6 +122,6 @@ public final class WhatIf {
 
     /** The answer over the records so far. */
     public WhatIfReport report() {
-        return WhatIfReport.of(this, server, target, rttBySitePair, becomeLocal, becomeRemote);
+        return WhatIfReport.of(this, server, target, limit, rttBySitePair, becomeLocal, becomeRemote);
     }
 }

@@ -18,8 +18,10 @@ import java.util.List;
  *  "dbCalls":{"stopPaying":2000,"startPaying":0,"seconds":10,"rttSavedMicros":6500,"microsSavedPerSecond":1300000},
  *  "limitMicros":10000,
  *  "links":[{"siteA":"region1","siteB":"region2","rttP50Micros":6500,"fibreKmAtMost":650,"aboveLimit":false}]}</pre>
- * {@code largest} lists at most the 10 largest flows (the text's list); {@code flows} and {@code bytes} count them
- * all. Thread-safe.
+ * When the site model sets {@code rttLimitMs}, {@code "limitSource":"oracle"|"site-model"} follows
+ * {@code limitMicros} (the limit in force: the stricter of Oracle's 10 ms and the model's) and a link's
+ * {@code aboveLimit} compares with it. {@code largest} lists at most the 10 largest flows (the text's list);
+ * {@code flows} and {@code bytes} count them all. Thread-safe.
  */
 public final class WhatIfJson {
     private static final JsonFactory FACTORY = new JsonFactory();
@@ -57,7 +59,10 @@ public final class WhatIfJson {
         g.writeNumberField("rttSavedMicros", r.rttSavedMicros());
         g.writeNumberField("microsSavedPerSecond", r.microsSavedPerSecond());
         g.writeEndObject();
-        g.writeNumberField("limitMicros", WhatIfReport.LIMIT_MICROS);
+        g.writeNumberField("limitMicros", r.limit().micros());
+        if (r.limit().siteModelSetsOne()) {
+            g.writeStringField("limitSource", r.limit().source().json());
+        }
         g.writeArrayFieldStart("links");
         for (WhatIfReport.Link l : r.links()) {
             g.writeStartObject();

@@ -1,7 +1,9 @@
 package io.siteflow.rules.whatif;
 
 import io.siteflow.rules.model.Host;
+import io.siteflow.rules.model.RttLimit;
 import io.siteflow.rules.model.Site;
+import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.verdict.RttHistogram;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -28,11 +30,12 @@ import java.util.Map;
  * @param microsSavedPerSecond time per second of work saved ({@code > 0}) or added ({@code < 0}): (calls that stop
  *                          paying − calls that start paying) / seconds × {@code rttSavedMicros}
  * @param links             every site pair with RTT samples, with its fibre-distance upper bound
+ * @param limit             the RTT limit the links are flagged against ({@link SiteModel#rttLimit()})
  */
 public record WhatIfReport(String server, String address, String fromSite, String toSite, long crossBytesBefore,
                            long crossBytesAfter, List<Flow> becomeLocal, List<Flow> becomeRemote,
                            long callsStopPaying, long callsStartPaying, long seconds, long rttSavedMicros,
-                           long microsSavedPerSecond, List<Link> links) {
+                           long microsSavedPerSecond, List<Link> links, RttLimit limit) {
 
     /**
      * One site pair's RTT and the fibre distance it allows at most: light in fibre covers about 200 km per ms one
@@ -43,7 +46,8 @@ public record WhatIfReport(String server, String address, String fromSite, Strin
      * @param siteB         the other (may be the same: intra-site)
      * @param rttP50Micros  handshake RTT median
      * @param fibreKmAtMost {@code rttP50Micros / 10}
-     * @param aboveLimit    true when the RTT median is above Oracle's 10 ms support limit
+     * @param aboveLimit    true when the RTT median is above the report's {@code limit}: Oracle's 10 ms support
+     *                      limit, or the site model's {@code rttLimitMs} when that is stricter
      */
     public record Link(String siteA, String siteB, long rttP50Micros, long fibreKmAtMost, boolean aboveLimit) {
     }
@@ -68,15 +72,15 @@ public record WhatIfReport(String server, String address, String fromSite, Strin
     }
 
     /** Oracle's support limit for a stretched cluster, µs of RTT. */
-    public static final long LIMIT_MICROS = 10_000;
+    public static final long LIMIT_MICROS = RttLimit.ORACLE_MICROS;
 
-    static WhatIfReport of(WhatIf w, Host server, Site target, Map<String, RttHistogram> rtt,
+    static WhatIfReport of(WhatIf w, Host server, Site target, RttLimit limit, Map<String, RttHistogram> rtt,
                            Map<Flow, Long> becomeLocal, Map<Flow, Long> becomeRemote) {
         List<Link> links = new ArrayList<>();
         rtt.forEach((k, h) -> {
             String[] s = k.split(" ");
             long p50 = h.percentile(50);
-            links.add(new Link(s[0], s[1], p50, p50 / 10, p50 > LIMIT_MICROS));
+            links.add(new Link(s[0], s[1], p50, p50 / 10, limit.exceededBy(p50)));
         });
         long inter = median(rtt, WhatIf.pair(server.site(), target));
         long intra = median(rtt, WhatIf.pair(target, target));
@@ -86,7 +90,7 @@ public record WhatIfReport(String server, String address, String fromSite, Strin
                 .divide(BigDecimal.valueOf(seconds), 0, RoundingMode.HALF_EVEN).longValue();
         return new WhatIfReport(server.name(), server.address(), server.site().name(), target.name(), w.crossBefore,
                 w.crossAfter, largestFirst(becomeLocal), largestFirst(becomeRemote), w.callsStopPaying,
-                w.callsStartPaying, seconds, saved, perSecond, links);
+                w.callsStartPaying, seconds, saved, perSecond, links, limit);
     }
 
     private static long median(Map<String, RttHistogram> rtt, String pair) {

@@ -1,5 +1,6 @@
 package io.siteflow.rules.whatif;
 
+import io.siteflow.rules.model.RttLimit;
 import java.util.Locale;
 import java.util.List;
 
@@ -28,9 +29,14 @@ public final class WhatIfText {
         for (WhatIfReport.Link l : r.links()) {
             sb.append(String.format(Locale.ROOT, "  %s <-> %s: %.3f ms, at most %d km%s%n", l.siteA(), l.siteB(),
                     l.rttP50Micros() / 1000.0, l.fibreKmAtMost(),
-                    l.aboveLimit() ? "  ABOVE the 10 ms support limit" : ""));
+                    l.aboveLimit() ? "  ABOVE " + limitText(r.limit()) : ""));
         }
         return sb.toString();
+    }
+
+    /** {@code the 10 ms support limit}, or the site model's when it is the stricter one. */
+    private static String limitText(RttLimit limit) {
+        return limit.source() == RttLimit.Source.ORACLE ? "the 10 ms support limit" : limit.text();
     }
 
     private static void flows(StringBuilder sb, String what, List<WhatIfReport.Flow> flows) {

@@ -103,6 +103,35 @@ class WhatIfTest {
                 "    10.2.0.20:40000 -> 10.2.0.21:7003 UNKNOWN  14006 bytes\n").doesNotContain(":7002 ");
     }
 
+    /** wls3 moved to region1 with one DB flow of RTT {@code rtt}, under a model starting with {@code top}. */
+    private static WhatIfReport movingWls3WithOneDbFlow(String top, long rtt) throws Exception {
+        WhatIf w = new WhatIf(SiteModelLoader.parse("sites.yaml", top + YAML).orThrow(), "wls3", "region1");
+        w.accept(tcp("10.2.0.20", "10.1.0.10", 1521, 900_000, rtt, 2_000));
+        return w.report();
+    }
+
+    @Test
+    void flagsALinkAboveTheSiteModelsStricterLimitAndNamesIt() throws Exception {
+        WhatIfReport r = movingWls3WithOneDbFlow("rttLimitMs: 5\n", 6_500L);
+
+        assertThat(r.links()).containsExactly(new WhatIfReport.Link("region1", "region2", 6_500, 650, true));
+        assertThat(WhatIfJson.toJson(r)).endsWith("\"limitMicros\":5000,\"limitSource\":\"site-model\","
+                + "\"links\":[{\"siteA\":\"region1\",\"siteB\":\"region2\",\"rttP50Micros\":6500,"
+                + "\"fibreKmAtMost\":650,\"aboveLimit\":true}]}");
+        assertThat(WhatIfText.render(r))
+                .endsWith("  region1 <-> region2: 6.500 ms, at most 650 km  ABOVE the site model's 5 ms limit\n");
+    }
+
+    @Test
+    void namesOraclesLimitWhenTheModelsIsLooser() throws Exception {
+        WhatIfReport r = movingWls3WithOneDbFlow("rttLimitMs: 12\n", 11_000L);
+
+        assertThat(WhatIfJson.toJson(r)).contains("\"limitMicros\":10000,\"limitSource\":\"oracle\",")
+                .endsWith("\"aboveLimit\":true}]}");
+        assertThat(WhatIfText.render(r))
+                .endsWith("  region1 <-> region2: 11.000 ms, at most 1100 km  ABOVE the 10 ms support limit\n");
+    }
+
     @Test
     void bracketsIpv6AddressesInTheFlowText() {
         assertThat(new WhatIfReport.Flow("fd00:2::20", 40000, "fd00:1::10", 1521, "DB", 5).text())
