@@ -1,6 +1,8 @@
 package io.siteflow.processor.http;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.siteflow.processor.query.TalkerRow;
+import io.siteflow.rules.model.RttLimit;
 import io.siteflow.rules.model.Site;
 import io.siteflow.rules.verdict.RttSummary;
 import io.siteflow.rules.verdict.SitePairRtt;
@@ -13,20 +15,23 @@ import java.util.TreeMap;
 /**
  * The links view ({@code GET /api/links}): per site pair {@code a < b} (by name), the bandwidth each way in
  * bytes per second over the last 10 s (sum of the host-pair talkers whose ends lie in the two sites) and the
- * handshake RTT of the audited pairs between them (merged as in {@link PeriodReport}), against Oracle's
- * 10 ms limit. Immutable.
+ * handshake RTT of the audited pairs between them (merged as in {@link PeriodReport}), against the RTT limit in
+ * force: Oracle's 10 ms, or the site model's {@code rttLimitMs} when that is stricter. Immutable.
  *
  * @param siteA       first site by name
  * @param siteB       second site
  * @param aToBBps     bytes/s from A to B, 10 s rate
  * @param bToABps     bytes/s from B to A, 10 s rate
  * @param rttMicros   RTT summary, all zero without samples
- * @param limitMicros Oracle's limit, 10 000 µs
+ * @param limitMicros the limit in force, µs (10 000: Oracle's)
+ * @param limitSource {@code oracle} or {@code site-model}: which limit it is; null (left out of the JSON) when the
+ *                    site model does not set {@code rttLimitMs}
  * @param aboveLimit  true when p95 is above the limit
  * @param ageMs       how long ago (wall clock) the newest talker record of the link arrived, -1 without one
  */
 public record LinkView(String siteA, String siteB, double aToBBps, double bToABps, RttSummary rttMicros,
-                       long limitMicros, boolean aboveLimit, long ageMs) {
+                       long limitMicros, @JsonInclude(JsonInclude.Include.NON_NULL) String limitSource,
+                       boolean aboveLimit, long ageMs) {
 
     /** Links from the talkers and the verdicts (RTT from {@code latest}, else from {@code cumulative}). */
     public static List<LinkView> of(List<TalkerRow> talkers, List<Verdict> latest, List<Verdict> cumulative,
@@ -53,11 +58,13 @@ public record LinkView(String siteA, String siteB, double aToBBps, double bToABp
         }
         rtt.keySet().forEach(k -> bw.computeIfAbsent(k, x -> new double[2]));
         List<LinkView> out = new ArrayList<>();
+        RttLimit limit = dir.rttLimit();
+        String source = limit.siteModelSetsOne() ? limit.source().json() : null;
         bw.forEach((k, v) -> {
             String[] ab = k.split("\u0000", 2);
             RttSummary r = PeriodReport.rtt(rtt.getOrDefault(k, List.of()));
-            out.add(new LinkView(ab[0], ab[1], v[0], v[1], r, SitePairRtt.ORACLE_LIMIT_MICROS,
-                    new SitePairRtt(ab[0], ab[1], r).aboveLimit(), age.getOrDefault(k, -1L)));
+            out.add(new LinkView(ab[0], ab[1], v[0], v[1], r, limit.micros(), source,
+                    new SitePairRtt(ab[0], ab[1], r, limit).aboveLimit(), age.getOrDefault(k, -1L)));
         });
         return out;
     }

@@ -6,6 +6,7 @@ import io.siteflow.processor.query.RulesInfo;
 import io.siteflow.rules.load.SiteModelLoader;
 import io.siteflow.rules.model.DefaultRules;
 import io.siteflow.rules.model.Host;
+import io.siteflow.rules.model.RttLimit;
 import io.siteflow.rules.model.Site;
 import io.siteflow.rules.model.SiteModel;
 import java.math.BigDecimal;
@@ -31,6 +32,11 @@ public final class SiteDirectory {
     /** The directory of a rule set (never throws; a bad model gives an empty directory). */
     public static SiteDirectory of(RulesInfo rules) {
         return new SiteDirectory(SiteModelLoader.parse("sites.yaml", rules.yaml()).model());
+    }
+
+    /** The model's RTT limit in force; Oracle's 10 ms when the model does not load. */
+    public RttLimit rttLimit() {
+        return model.map(SiteModel::rttLimit).orElse(RttLimit.ORACLE);
     }
 
     /** Listed hosts in file order. */

@@ -3,10 +3,10 @@ package io.siteflow.processor.topology;
 import io.siteflow.processor.topology.store.KeyTexts;
 import io.siteflow.processor.topology.store.WriteBehind;
 import io.siteflow.rules.model.Category;
+import io.siteflow.rules.model.RttLimit;
 import io.siteflow.rules.verdict.DbCallSummary;
 import io.siteflow.rules.verdict.Outcome;
 import io.siteflow.rules.verdict.RttSummary;
-import io.siteflow.rules.verdict.SitePairRtt;
 import io.siteflow.rules.verdict.Verdict;
 import java.time.Instant;
 import java.math.BigDecimal;
@@ -19,7 +19,8 @@ import org.apache.kafka.streams.state.WindowStore;
 /**
  * The alert rules. Window alerts are raised on a change of state, per audited pair (server × remote site), at the
  * window end: {@code FAIL} (key = server) when a window's verdict is FAIL and the previous judged window's was not;
- * {@code RTT} (key = {@code site|remoteSite}) when a window's RTT p95 is above Oracle's 10 ms limit and the
+ * {@code RTT} (key = {@code site|remoteSite}) when a window's RTT p95 is above the RTT limit in force (Oracle's
+ * 10 ms, or the site model's {@code rttLimitMs} when stricter: {@code SiteModel.rttLimit()}) and the
  * previous window with samples' was not (p95: the definition of the docs, the Grafana dashboard and the
  * Prometheus rule). While a pair stays in the state, the alert is raised again every {@code repeatMs} of event
  * time; when it leaves (a PASS window; an RTT p95 within the limit) a {@code CLEARED} alert with the same key says
@@ -81,9 +82,10 @@ final class AlertRules {
 
     /**
      * FAIL, RTT, DB_CALLS and CLEARED alerts of a closed-window verdict, at the window end; DB_CALLS when the site
-     * model's {@code dbCallBudget.networkShare} is set and the verdict's {@code dbCalls.networkShare} is above it.
+     * model's {@code dbCallBudget.networkShare} is set and the verdict's {@code dbCalls.networkShare} is above it;
+     * RTT when the window's p95 is above {@code rttLimit} ({@code SiteModel.rttLimit()}).
      */
-    List<Alert> window(Verdict v, Optional<BigDecimal> dbCallBudget) {
+    List<Alert> window(Verdict v, Optional<BigDecimal> dbCallBudget, RttLimit rttLimit) {
         List<Alert> out = new ArrayList<>();
         long time = v.window().orElseThrow().end();
         String who = v.name() + " (" + v.server() + ") towards " + v.remoteSite();
@@ -94,9 +96,10 @@ final class AlertRules {
         RttSummary rtt = v.rttMicros();
         if (rtt.samples() > 0) {
             String between = " between " + v.site() + " and " + v.remoteSite() + " (seen by " + v.server() + ")";
-            state("RTT", v, v.site() + "|" + v.remoteSite(), time, rtt.p95() > SitePairRtt.ORACLE_LIMIT_MICROS,
-                    "RTT p95 " + rtt.p95() + " us" + between + " is above the 10 ms limit",
-                    "RTT p95 " + rtt.p95() + " us" + between + " is within the 10 ms limit again").ifPresent(out::add);
+            String limit = rttLimit.source() == RttLimit.Source.ORACLE ? "the 10 ms limit" : rttLimit.text();
+            state("RTT", v, v.site() + "|" + v.remoteSite(), time, rttLimit.exceededBy(rtt.p95()),
+                    "RTT p95 " + rtt.p95() + " us" + between + " is above " + limit,
+                    "RTT p95 " + rtt.p95() + " us" + between + " is within " + limit + " again").ifPresent(out::add);
         }
         DbCallSummary d = v.dbCalls();
         if (d.calls() > 0) {

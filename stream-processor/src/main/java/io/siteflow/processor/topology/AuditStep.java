@@ -193,7 +193,7 @@ final class AuditStep implements Processor<String, Routed, String, String> {
             metrics.windowVerdict(v);
             String key = c.pair().encoded();
             context.forward(new Record<>(key, json, c.window().end()), VERDICTS);
-            alerts.window(v, m.model().dbCallBudget()).forEach(this::emit);
+            alerts.window(v, m.model().dbCallBudget(), m.model().rttLimit()).forEach(this::emit);
         }
         if (!closed.isEmpty()) {
             metrics.windowClose.record(System.nanoTime() - t0, java.util.concurrent.TimeUnit.NANOSECONDS);

@@ -45,6 +45,23 @@ class AlertsTest {
     }
 
     @Test
+    void raisesTheRttAlertAgainstTheSiteModelsStricterLimitAndNamesIt() {
+        d.close();
+        d = new Driver(TopologyConfig.DEFAULTS.withBaseline(Duration.ofMinutes(10)), dir.resolve("limit"))
+                .withSites(Flows.SITES_YAML.replace("defaults: none", "rttLimitMs: 5\ndefaults: none"));
+        d.send(flow().at(T0).bytes(5000, 0).rtt(6_500));
+        d.send(flow().at(T0 + 60_000).bytes(5000, 0).rtt(4_000));
+        d.send(flow().at(T0 + 130_000).bytes(1, 0));
+
+        assertThat(d.alerts.readValuesToList().stream().map(AlertJson::parse).toList())
+                .extracting(Alert::type, Alert::key, Alert::message).containsExactly(
+                        tuple("RTT", "region2|region1", "RTT p95 6500 us between region2 and region1 (seen by"
+                                + " 10.2.0.20) is above the site model's 5 ms limit"),
+                        tuple("CLEARED", "region2|region1", "RTT p95 4000 us between region2 and region1 (seen by"
+                                + " 10.2.0.20) is within the site model's 5 ms limit again"));
+    }
+
+    @Test
     void raisesFailWhenThePairStartsFailingRepeatsItAfterTheIntervalAndSaysWhenItClears() {
         for (int minute = 0; minute < 4; minute++) {
             failingMinute(minute);
