@@ -24,6 +24,9 @@ import org.apache.kafka.clients.admin.DescribeClusterOptions;
  * ERROR when something failed. Thread-safe.
  */
 final class BrokerCheck {
+    /** How a handshake failure begins when the listener wanted a client certificate (TLS 1.3, TLS 1.2). */
+    private static final List<String> CERTIFICATE_WANTED = List.of("Failed to process post-handshake messages",
+            "Received fatal alert: bad_certificate", "Received fatal alert: certificate_required");
     static final int SECONDS = 10;
     private static final Duration TIMEOUT = Duration.ofSeconds(SECONDS);
 
@@ -64,10 +67,13 @@ final class BrokerCheck {
 
     /**
      * A TLS handshake refused to a client without a key store: over TLS 1.3 the client only learns after the
-     * handshake ({@code Failed to process post-handshake messages}) that the listener wanted a certificate.
+     * handshake ({@code Failed to process post-handshake messages}) that the listener wanted a certificate; over
+     * TLS 1.2 the server's alert says so. Other handshake failures (e.g. TLS spoken to a plaintext listener:
+     * {@code Remote host terminated the handshake}) get no hint: it would point the wrong way.
      */
     static Optional<String> withCertificateHint(Optional<String> problem, Map<String, String> client) {
-        if (problem.isPresent() && problem.get().contains(": TLS handshake failed (")
+        if (problem.isPresent() && CERTIFICATE_WANTED.stream().anyMatch(c -> problem.get().contains(
+                ": TLS handshake failed (" + c))
                 && !client.containsKey("ssl.keystore.location") && !client.containsKey("ssl.keystore.certificate.chain")) {
             return Optional.of(problem.get() + "; this client has no certificate (ssl.keystore.*), which a listener "
                     + "with ssl.client.auth=required refuses");

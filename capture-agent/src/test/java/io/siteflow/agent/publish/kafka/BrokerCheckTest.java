@@ -25,5 +25,8 @@ class BrokerCheckTest {
         assertThat(BrokerCheck.withCertificateHint(Optional.of("kafka h:1: connection refused"), Map.of()))
                 .contains("kafka h:1: connection refused");
         assertThat(BrokerCheck.withCertificateHint(Optional.empty(), Map.of())).isEmpty();
+        // TLS spoken to a plaintext listener: no certificate hint (BrokerUnreachableIT)
+        Optional<String> plaintext = Optional.of("kafka h:1: TLS handshake failed (Remote host terminated the handshake)");
+        assertThat(BrokerCheck.withCertificateHint(plaintext, Map.of("security.protocol", "SSL"))).isEqualTo(plaintext);
     }
 }
