@@ -28,11 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
  * Three {@code siteflow process} instances in child JVMs with one standby per task; records stream in for three
  * servers; the instance owning the most servers is killed with SIGKILL mid-stream. A poller asks a surviving
  * instance for {@code /api/verdicts} every 100 ms throughout. Shown: the dead instance's tasks resume on the
- * survivor that held their standby; the totals at the end equal the offline audit; every answer about a server is either a number its records really summed to (never the empty or mixed
- * state of a store that lacks the key) or a 503 saying its owner is moving; every server has a number again at
- * the end. Measured and printed, not asserted (docs/OPERATIONS.md "Processors on several hosts"): the longest span
- * without a number per server, and whether the standby's copy was kept (Kafka Streams 4.4 under exactly-once throws
- * it away and restores the task from its changelogs' start: the known defect described there).
+ * survivor that held their standby, from the standby's copy (kept: siteflow's transactional state stores; without
+ * them Kafka Streams 4.4 under exactly-once throws it away and restores the task from its changelogs' start); the
+ * totals at the end equal the offline audit; every answer about a server is either a number its records really
+ * summed to (never the empty or mixed state of a store that lacks the key) or a 503 saying its owner is moving;
+ * every server has a number again at the end. Measured and printed, not asserted (docs/OPERATIONS.md "Processors on
+ * several hosts"): the longest span without a number per server.
  */
 class ThreeProcessorsKillIT {
     private static final int COUNT = 20_000;

@@ -87,6 +87,11 @@ public record ProcessorSettings(String bootstrap, Path sitesFile, int httpPort, 
         // a standby keeps a copy of each task's stores on another instance: when an instance dies its tasks resume
         // there instead of restoring the changelogs from the start; with one instance Kafka Streams makes none
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, String.valueOf(STANDBY_REPLICAS));
+        // under exactly-once a store keeps no checkpoint while it runs, so when an instance dies Kafka Streams wipes
+        // the survivor's standby copy ("did not find checkpoint offsets while stores are not empty") and restores the
+        // task from its changelogs' start; transactional stores (KIP-892) hold a transaction's writes until its commit
+        // and keep their committed offsets, so the standby's copy is kept (ThreeProcessorsKillIT, docs/OPERATIONS.md)
+        p.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, "true");
         // a task reads siteflow.flows (timestamped by arrival) and by-server (by event time): waiting for one to
         // order records by timestamp across both means nothing here, and the check formats log text for every
         // record when one of them is empty (5% of the stream thread in bench/streams.sh)

@@ -5,6 +5,9 @@ import io.siteflow.processor.query.InstanceClient;
 import io.siteflow.processor.query.StoreView;
 import io.siteflow.processor.query.TalkerRow;
 import io.siteflow.processor.topology.Alert;
+import io.siteflow.rules.verdict.PairAggregate;
+import io.siteflow.rules.verdict.PairAggregateJson;
+import io.siteflow.rules.verdict.VerdictFormatException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -13,7 +16,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.kafka.streams.state.HostInfo;
@@ -59,6 +65,37 @@ public final class HttpInstanceClient implements InstanceClient {
             @Override
             public boolean observerDrops(String server, int partition) {
                 return Boolean.parseBoolean(body(send(base + "/drops?server=" + enc(server) + task(partition))));
+            }
+
+            @Override
+            public List<Answer> aggregates(List<Ask> asks) {
+                String url = base + "/aggregates";
+                List<StoreEndpoints.Wire> wires;
+                try {
+                    wires = ApiJson.readList(body(post(url, ApiJson.write(asks))), StoreEndpoints.WIRES);
+                } catch (IOException x) {
+                    throw new RemoteQueryException(url + ": unreadable answer: " + x.getMessage(), x);
+                }
+                if (wires.size() != asks.size()) {
+                    throw new RemoteQueryException(url + ": " + wires.size() + " answers to " + asks.size() + " asks", null);
+                }
+                List<Answer> out = new ArrayList<>(wires.size());
+                for (StoreEndpoints.Wire w : wires) {
+                    if (w.unavailable() != null) {
+                        out.add(Answer.unavailable(w.server(), url + ": " + w.unavailable()));
+                        continue;
+                    }
+                    Map<String, PairAggregate> held = new LinkedHashMap<>();
+                    for (Map.Entry<String, String> e : w.aggregates().entrySet()) {
+                        try {
+                            held.put(e.getKey(), PairAggregateJson.parse(e.getValue().getBytes(StandardCharsets.UTF_8)));
+                        } catch (VerdictFormatException x) {
+                            throw new RemoteQueryException(url + ": aggregate of " + e.getKey() + ": " + x.getMessage(), x);
+                        }
+                    }
+                    out.add(new Answer(w.server(), held, w.drops(), Optional.empty()));
+                }
+                return out;
             }
 
             @Override
@@ -113,7 +150,16 @@ public final class HttpInstanceClient implements InstanceClient {
     }
 
     private HttpResponse<String> send(String url) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).GET();
+        return send(url, HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).GET());
+    }
+
+    private HttpResponse<String> post(String url, String json) {
+        return send(url, HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8)));
+    }
+
+    private HttpResponse<String> send(String url, HttpRequest.Builder b) {
         token.get().ifPresent(t -> b.header("Authorization", "Bearer " + t));
         try {
             return client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));

@@ -1,9 +1,15 @@
 package io.siteflow.processor.http;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import io.siteflow.processor.query.StoreView;
+import io.siteflow.rules.verdict.PairAggregateJson;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -13,10 +19,29 @@ import java.util.Map;
  * a moving key is never answered as empty; without {@code partition} any task held here),
  * {@code /drops?server=S&partition=P} ({@code true|false}), {@code /latest} and
  * {@code /windows?from&to} (JSON arrays of verdict JSON <em>strings</em>, so numbers travel unchanged),
- * {@code /alerts?limit}, {@code /talkers?ports&category&limit}, {@code /baselines} (epoch ms). Not for people; same token as {@code /api}.
+ * {@code /alerts?limit}, {@code /talkers?ports&category&limit}, {@code /baselines} (epoch ms), and
+ * {@code POST /internal/store/aggregates} with a JSON array of {@link StoreView.Ask}
+ * ({@code [{"server":"10.2.0.20","partition":1,"keys":["10.2.0.20|region1"],"drops":true}]}): the cumulative
+ * aggregates and drops of many servers in one request, a {@link Wire} per ask in the order asked (aggregates as JSON
+ * strings; {@code unavailable} instead when the task of that partition does not run here now). Not for people;
+ * same token as {@code /api}.
  */
 final class StoreEndpoints {
     static final String PREFIX = "/internal/store";
+    static final TypeReference<List<StoreView.Ask>> ASKS = new TypeReference<>() { };
+    static final TypeReference<List<Wire>> WIRES = new TypeReference<>() { };
+
+    /**
+     * One {@link StoreView.Answer} as it travels: the aggregates as their JSON text, so that numbers arrive
+     * unchanged, {@code unavailable} null when the task answered.
+     */
+    record Wire(String server, Map<String, String> aggregates, boolean drops, String unavailable) {
+        static Wire of(StoreView.Answer a) {
+            Map<String, String> json = new LinkedHashMap<>();
+            a.aggregates().forEach((k, v) -> json.put(k, new String(PairAggregateJson.toBytes(v), StandardCharsets.UTF_8)));
+            return new Wire(a.server(), json, a.drops(), a.unavailable().orElse(null));
+        }
+    }
 
     private StoreEndpoints() {
     }
@@ -26,6 +51,15 @@ final class StoreEndpoints {
             String pair = Params.text(ctx, "pair");
             store.cumulative(pair, partition(ctx)).ifPresentOrElse(json -> json(ctx, json), () -> ctx.status(HttpStatus.NOT_FOUND)
                     .contentType("application/json").result(ApiJson.write(Map.of("error", "no aggregate for " + pair))));
+        });
+        app.post(PREFIX + "/aggregates", ctx -> {
+            List<StoreView.Ask> asks;
+            try {
+                asks = ApiJson.readList(ctx.body(), ASKS);
+            } catch (IOException e) {
+                throw new Params.BadRequest("aggregates: not a JSON array of asks: " + e.getMessage());
+            }
+            json(ctx, ApiJson.write(store.aggregates(asks).stream().map(Wire::of).toList()));
         });
         app.get(PREFIX + "/drops", ctx -> json(ctx, Boolean.toString(store.observerDrops(Params.text(ctx, "server"),
                 partition(ctx)))));

@@ -5,8 +5,12 @@ import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.PairAggregateJson;
 import io.siteflow.rules.verdict.VerdictFormatException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
 
 /**
  * What one processor instance holds in its local state stores, in transport-friendly form (JSON text, records).
@@ -49,6 +53,64 @@ public interface StoreView {
      * the task of {@code partition} as {@link #cumulative} is.
      */
     boolean observerDrops(String server, int partition);
+
+    /**
+     * What {@link #aggregates} reads for one server (or database): the aggregates {@code keys} from the task of
+     * {@code partition} and, with {@code drops}, whether the observer of {@code server} reports drops.
+     */
+    record Ask(String server, int partition, List<String> keys, boolean drops) {
+        public Ask {
+            keys = List.copyOf(keys);
+        }
+    }
+
+    /**
+     * What {@link #aggregates} answers to one {@link Ask}: the aggregates held here (a key not held is absent) and
+     * the drops; or, when the task of its partition does not run here now, why ({@code unavailable}; then
+     * {@code aggregates} is empty).
+     */
+    record Answer(String server, Map<String, PairAggregate> aggregates, boolean drops, Optional<String> unavailable) {
+        public Answer {
+            aggregates = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(aggregates));
+        }
+
+        /** The task that holds {@code server} does not run here now, for the reason given. */
+        public static Answer unavailable(String server, String why) {
+            return new Answer(server, Map.of(), false, Optional.of(why));
+        }
+    }
+
+    /**
+     * {@link #cumulativeAggregate} and {@link #observerDrops} for many servers at once, in the order asked: what
+     * another instance answers in one request, where reading pair by pair takes two per server. A task that does
+     * not run here ({@link InvalidStateStoreException}) is that server's {@link Answer#unavailable}, not a failure of
+     * the others.
+     */
+    default List<Answer> aggregates(List<Ask> asks) {
+        List<Answer> out = new ArrayList<>(asks.size());
+        for (Ask a : asks) {
+            try {
+                out.add(answer(a));
+            } catch (InvalidStateStoreException e) {
+                out.add(Answer.unavailable(a.server(), "state stores not queryable yet: " + e.getMessage()));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * One {@link Ask} read here: the drops first, then each key.
+     *
+     * @throws InvalidStateStoreException (local view) while the task of the ask's partition is not running here
+     */
+    default Answer answer(Ask a) {
+        boolean drops = a.drops() && observerDrops(a.server(), a.partition());
+        Map<String, PairAggregate> held = new LinkedHashMap<>();
+        for (String key : a.keys()) {
+            cumulativeAggregate(key, a.partition()).ifPresent(agg -> held.put(key, agg));
+        }
+        return new Answer(a.server(), held, drops, Optional.empty());
+    }
 
     /** The last closed-window verdict JSON of every pair held here. */
     List<String> latestWindows();

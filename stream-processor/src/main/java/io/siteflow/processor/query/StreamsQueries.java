@@ -84,11 +84,24 @@ public final class StreamsQueries implements SiteflowQueries {
         }
         Map<Host, List<AuditPair>> byServer = new LinkedHashMap<>();
         m.get().pairs().forEach(p -> byServer.computeIfAbsent(p.server(), s -> new ArrayList<>()).add(p));
+        List<Want> wants = new ArrayList<>();
+        byServer.forEach((server, pairs) -> wants.add(new Want(server.address(),
+                pairs.stream().map(p -> m.get().keyOf(p).encoded()).toList(), true)));
+        Map<String, StoreView.Answer> answers = read(wants);
         List<Verdict> out = new ArrayList<>();
         List<OwnersMovingException.Unavailable> moving = new ArrayList<>();
-        byServer.forEach((server, pairs) -> addServer(m.get(), server, pairs, out).ifPresent(why -> moving.add(
-                new OwnersMovingException.Unavailable(server.address(), server.name(),
-                        "owner of " + server.name() + " (" + server.address() + ") is moving: " + why))));
+        byServer.forEach((server, pairs) -> {
+            StoreView.Answer a = answers.get(server.address());
+            if (a.unavailable().isPresent()) {
+                moving.add(new OwnersMovingException.Unavailable(server.address(), server.name(),
+                        "owner of " + server.name() + " (" + server.address() + ") is moving: " + a.unavailable().get()));
+                return;
+            }
+            for (AuditPair p : pairs) {
+                PairAggregate agg = a.aggregates().get(m.get().keyOf(p).encoded());
+                out.add(cumulative(m.get(), p, agg == null ? new PairAggregate() : agg, a.drops()));
+            }
+        });
         out.sort(BY_PAIR);
         if (!moving.isEmpty()) {
             throw new OwnersMovingException(moving, out, byServer.size());
@@ -96,42 +109,58 @@ public final class StreamsQueries implements SiteflowQueries {
         return out;
     }
 
-    /**
-     * Adds the cumulative verdicts of one server's pairs to {@code out}, read where its task runs, or says why
-     * that owner cannot answer now (and adds nothing). On a single instance a store that is not queryable is
-     * not a moving owner: the {@code InvalidStateStoreException} goes up.
-     */
-    private Optional<String> addServer(ActiveModel m, Host server, List<AuditPair> pairs, List<Verdict> out) {
-        Cluster.Owner owner = cluster.owner(server.address());
-        if (owner instanceof Cluster.Moving moving) {
-            return Optional.of(moving.reason());
-        }
-        int partition = partitionOf(owner);
-        StoreView view = viewOf(owner);
-        List<Verdict> mine = new ArrayList<>();
-        try {
-            boolean drops = view.observerDrops(server.address(), partition);
-            for (AuditPair p : pairs) {
-                mine.add(cumulative(m, p, view.cumulativeAggregate(m.keyOf(p).encoded(), partition)
-                        .orElseGet(PairAggregate::new), drops));
-            }
-        } catch (InvalidStateStoreException e) {
-            if (partition == StoreView.ANY_PARTITION) {
-                throw e;
-            }
-            return Optional.of("its task (partition " + partition + ") is not running on this instance yet "
-                    + "(restoring its state or rebalancing): " + e.getMessage());
-        } catch (InstanceClient.RemoteQueryException e) {
-            HostInfo h = ((Cluster.At) owner).host();
-            return Optional.of("its owner " + h.host() + ":" + h.port() + " cannot answer: " + e.getMessage());
-        }
-        out.addAll(mine);
-        return Optional.empty();
+    /** What to read of one server (or database): its aggregates {@code keys}, and its observer's drops. */
+    private record Want(String server, List<String> keys, boolean drops) {
     }
 
     /**
-     * The call-time histograms, read where each server's task runs; a server whose owner is moving is left out
-     * (the chart is drawn again at the next event).
+     * The answers to {@code wants} by server, each read where the server's task runs: from this instance's stores
+     * directly, from another instance's in one request for all its servers ({@link StoreView#aggregates}). A server
+     * whose owner is moving, whose task is not running here yet, or whose owner cannot answer gets an
+     * {@link StoreView.Answer#unavailable} saying so. On a single instance a store that is not queryable is not a
+     * moving owner: the {@code InvalidStateStoreException} goes up.
+     */
+    private Map<String, StoreView.Answer> read(List<Want> wants) {
+        Map<String, StoreView.Answer> out = new LinkedHashMap<>();
+        Map<HostInfo, List<StoreView.Ask>> there = new LinkedHashMap<>();
+        for (Want w : wants) {
+            Cluster.Owner owner = cluster.owner(w.server());
+            if (owner instanceof Cluster.Moving moving) {
+                out.put(w.server(), StoreView.Answer.unavailable(w.server(), moving.reason()));
+            } else if (owner instanceof Cluster.At at) {
+                there.computeIfAbsent(at.host(), h -> new ArrayList<>())
+                        .add(new StoreView.Ask(w.server(), at.partition(), w.keys(), w.drops()));
+            } else {
+                int partition = ((Cluster.Here) owner).partition();
+                try {
+                    out.put(w.server(), local.answer(new StoreView.Ask(w.server(), partition, w.keys(), w.drops())));
+                } catch (InvalidStateStoreException e) {
+                    if (partition == StoreView.ANY_PARTITION) {
+                        throw e;
+                    }
+                    out.put(w.server(), StoreView.Answer.unavailable(w.server(), "its task (partition " + partition
+                            + ") is not running on this instance yet (restoring its state or rebalancing): "
+                            + e.getMessage()));
+                }
+            }
+        }
+        there.forEach((host, asks) -> {
+            String who = "its owner " + host.host() + ":" + host.port() + " cannot answer: ";
+            try {
+                for (StoreView.Answer a : client.at(host).aggregates(asks)) {
+                    out.put(a.server(), a.unavailable().isEmpty() ? a
+                            : StoreView.Answer.unavailable(a.server(), who + a.unavailable().get()));
+                }
+            } catch (InstanceClient.RemoteQueryException e) {
+                asks.forEach(a -> out.put(a.server(), StoreView.Answer.unavailable(a.server(), who + e.getMessage())));
+            }
+        });
+        return out;
+    }
+
+    /**
+     * The call-time histograms, read where each server's task runs; a server whose owner is moving or cannot
+     * answer is left out (the chart is drawn again at the next event).
      */
     @Override
     public List<DbCallHistogram> dbCallHistograms() {
@@ -139,32 +168,23 @@ public final class StreamsQueries implements SiteflowQueries {
         if (m.isEmpty()) {
             return List.of();
         }
+        Map<String, List<AuditPair>> byServer = new LinkedHashMap<>();
+        m.get().pairs().forEach(p -> byServer.computeIfAbsent(p.server().address(), s -> new ArrayList<>()).add(p));
+        List<Want> wants = new ArrayList<>();
+        byServer.forEach((server, pairs) -> wants.add(new Want(server,
+                pairs.stream().map(p -> m.get().keyOf(p).encoded()).toList(), false)));
+        Map<String, StoreView.Answer> answers = read(wants);
         List<DbCallHistogram> out = new ArrayList<>();
-        for (AuditPair p : m.get().pairs()) {
-            String server = p.server().address();
-            Cluster.Owner owner = cluster.owner(server);
-            if (owner instanceof Cluster.Moving) {
-                continue;
+        byServer.forEach((server, pairs) -> {
+            for (AuditPair p : pairs) {
+                PairAggregate a = answers.get(server).aggregates().get(m.get().keyOf(p).encoded());
+                if (a != null && !a.dbCalls().histogram().isEmpty()) {
+                    out.add(new DbCallHistogram(server, p.remoteSite().name(), a.dbCalls().histogram()));
+                }
             }
-            boolean here = owner instanceof Cluster.Here;
-            int partition = here ? ((Cluster.Here) owner).partition() : ((Cluster.At) owner).partition();
-            StoreView view = here ? local : client.at(((Cluster.At) owner).host());
-            view.cumulativeAggregate(m.get().keyOf(p).encoded(), partition).map(a -> a.dbCalls().histogram())
-                    .filter(h -> !h.isEmpty())
-                    .ifPresent(h -> out.add(new DbCallHistogram(server, p.remoteSite().name(), h)));
-        }
+        });
         out.sort(Comparator.comparing(DbCallHistogram::server).thenComparing(DbCallHistogram::remoteSite));
         return out;
-    }
-
-    /** The partition of the task of a key whose owner is not moving. */
-    private static int partitionOf(Cluster.Owner owner) {
-        return owner instanceof Cluster.Here h ? h.partition() : ((Cluster.At) owner).partition();
-    }
-
-    /** The stores of the instance that owns a key whose owner is not moving: this one's, or another's by HTTP. */
-    private StoreView viewOf(Cluster.Owner owner) {
-        return owner instanceof Cluster.Here ? local : client.at(((Cluster.At) owner).host());
     }
 
     /**
@@ -181,16 +201,23 @@ public final class StreamsQueries implements SiteflowQueries {
         }
         DbSiteEnds ends = m.get().dbSiteEnds();
         DbSites sites = new DbSites(ends);
+        List<Want> wants = new ArrayList<>();
         for (String database : ends.databases().keySet()) {
-            Cluster.Owner owner = cluster.owner(database);
-            if (owner instanceof Cluster.Moving moving) {
+            wants.add(new Want(database, ends.servers().keySet().stream()
+                    .map(server -> TopologySpec.dbSiteKey(database, server)).toList(), false));
+        }
+        Map<String, StoreView.Answer> answers = read(wants);
+        for (String database : ends.databases().keySet()) {
+            StoreView.Answer a = answers.get(database);
+            if (a.unavailable().isPresent()) {
                 throw new InvalidStateStoreException("owner of database " + database + " is moving: "
-                        + moving.reason());
+                        + a.unavailable().get());
             }
-            StoreView view = viewOf(owner);
             for (String server : ends.servers().keySet()) {
-                view.cumulativeAggregate(TopologySpec.dbSiteKey(database, server), partitionOf(owner))
-                        .ifPresent(agg -> sites.add(database, server, agg));
+                PairAggregate agg = a.aggregates().get(TopologySpec.dbSiteKey(database, server));
+                if (agg != null) {
+                    sites.add(database, server, agg);
+                }
             }
         }
         return sites.comparisons();

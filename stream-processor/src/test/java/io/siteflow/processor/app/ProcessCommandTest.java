@@ -145,6 +145,7 @@ class ProcessCommandTest {
                 .containsEntry("commit.interval.ms", "500")
                 .containsEntry("max.task.idle.ms", "-1")
                 .containsEntry("num.standby.replicas", "1")
+                .containsEntry("enable.transactional.statestores", "true")
                 .containsEntry("topics", "6 partitions, replication 3");
         assertThat(d.toString()).doesNotContain("t0ken", "password=y");
         assertThat(s.toString()).isEqualTo("ProcessorSettings" + d).doesNotContain("t0ken", "password=y");

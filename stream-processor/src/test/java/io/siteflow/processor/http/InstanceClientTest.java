@@ -9,7 +9,9 @@ import io.siteflow.processor.query.RulesInfo;
 import io.siteflow.processor.query.SiteflowQueries;
 import io.siteflow.processor.query.StoreView;
 import io.siteflow.processor.query.TalkerRow;
+import io.siteflow.processor.testing.EmptyStoreView;
 import io.siteflow.processor.topology.Alert;
+import io.siteflow.rules.verdict.PairAggregateJson;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictJson;
 import java.net.ServerSocket;
@@ -17,6 +19,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -105,6 +108,60 @@ class InstanceClientTest {
         assertThat(remote.talkers(true, "DB", 10)).isEqualTo(storeB.talkers(true, "DB", 10)).hasSize(1);
         assertThat(remote.baselineStarts()).containsExactly(1_764_000_000_000L, 1_764_000_060_000L);
         assertThat(remote.talkers(false, null, 1)).isEqualTo(storeB.talkers(false, null, 1));
+    }
+
+    @Test
+    void readsTheAggregatesOfManyServersInOneRequest() throws Exception {
+        List<List<StoreView.Ask>> served = new ArrayList<>();
+        StoreView counting = new EmptyStoreView() {
+            @Override
+            public Optional<String> cumulative(String pairKey, int partition) {
+                return storeB.cumulative(pairKey, partition);
+            }
+
+            @Override
+            public boolean observerDrops(String server, int partition) {
+                return storeB.observerDrops(server, partition);
+            }
+
+            @Override
+            public List<Answer> aggregates(List<Ask> asks) {
+                served.add(asks);
+                return super.aggregates(asks);
+            }
+        };
+        ApiServer b = serve(fixture, Optional.of(counting));
+        StoreView remote = new HttpInstanceClient(TOKEN).at(new HostInfo("127.0.0.1", b.port()));
+        List<StoreView.Ask> asks = List.of(new StoreView.Ask("10.2.0.21", 1, List.of("10.2.0.21|region1", "10.2.0.21|region3"), true),
+                new StoreView.Ask("10.2.0.20", 0, List.of("10.2.0.20|region1"), true),
+                new StoreView.Ask("10.2.0.22", 1, List.of("10.2.0.22|region1"), false));
+
+        List<StoreView.Answer> answers = remote.aggregates(asks);
+
+        assertThat(served).containsExactly(asks);
+        assertThat(answers).extracting(StoreView.Answer::server).containsExactly("10.2.0.21", "10.2.0.20", "10.2.0.22");
+        StoreView.Answer wls4 = answers.get(0);
+        assertThat(wls4.unavailable()).isEmpty();
+        assertThat(wls4.drops()).isTrue();
+        assertThat(wls4.aggregates()).containsOnlyKeys("10.2.0.21|region1");
+        assertThat(new String(PairAggregateJson.toBytes(wls4.aggregates().get("10.2.0.21|region1")), StandardCharsets.UTF_8))
+                .isEqualTo(new String(PairAggregateJson.toBytes(PairAggregateJson.parse(
+                        "{\"crossBytes\":5000000}".getBytes(StandardCharsets.UTF_8))), StandardCharsets.UTF_8));
+        assertThat(answers.get(1)).isEqualTo(StoreView.Answer.unavailable("10.2.0.20", "http://127.0.0.1:" + b.port()
+                + "/internal/store/aggregates: state stores not queryable yet: the task of partition 0 is restoring"));
+        assertThat(answers.get(2)).isEqualTo(new StoreView.Answer("10.2.0.22", java.util.Map.of(), false, Optional.empty()));
+    }
+
+    @Test
+    void askingForAggregatesWithoutAJsonArrayIsA400() throws Exception {
+        ApiServer b = serve(fixture, Optional.of(storeB));
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(b.url() + "/internal/store/aggregates")).header("Authorization", "Bearer t0k")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"server\":\"10.2.0.21\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.body()).startsWith("{\"error\":\"aggregates: not a JSON array of asks: Cannot deserialize value of type "
+                + "`java.util.ArrayList<io.siteflow.processor.query.StoreView$Ask>` from Object value");
     }
 
     @Test

@@ -154,7 +154,7 @@ class MovingOwnerTest {
      * stores of partition 0 of the driver stand for it), or fails as an unreachable instance when null.
      */
     static final class FakeRemote extends EmptyStoreView {
-        static final String DOWN = "http://10.0.0.7:8080/internal/store/drops?server=10.2.0.20&partition=2: "
+        static final String DOWN = "http://10.0.0.7:8080/internal/store/aggregates: "
                 + "java.net.ConnectException";
         final StoreView stores;
         final List<String> asked = new ArrayList<>();

@@ -28,7 +28,8 @@ import org.apache.kafka.streams.processor.internals.Task;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.internals.CachedStateStore;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -77,17 +78,20 @@ class CommitHookTest {
         }
     }
 
-    private Properties props() {
+    /** @param transactional {@code enable.transactional.statestores}, siteflow's default since issue 13 */
+    private Properties props(boolean transactional) {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, "hook-test");
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, String.valueOf(transactional));
         return p;
     }
 
-    @Test
-    void aTaskThatCommitsFlushesTheHookAfterItsRecordsAndSendsWhatTheHookWroteWithTheCommit() {
+    @ParameterizedTest(name = "transactional stores {0}")
+    @ValueSource(booleans = {false, true})
+    void aTaskThatCommitsFlushesTheHookAfterItsRecordsAndSendsWhatTheHookWroteWithTheCommit(boolean transactional) {
         List<String> events = new ArrayList<>();
         Topology t = new Topology();
         t.addSource("in", new StringDeserializer(), new StringDeserializer(), "input");
@@ -95,7 +99,7 @@ class CommitHookTest {
         t.addStateStore(CommitHook.builder(HOOK), "deferred");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(VALUES), Serdes.String(),
                 Serdes.String()).withCachingDisabled(), "deferred");
-        try (TopologyTestDriver d = new TopologyTestDriver(t, props())) {
+        try (TopologyTestDriver d = new TopologyTestDriver(t, props(transactional))) {
             TestInputTopic<String, String> in = d.createInputTopic("input", new StringSerializer(),
                     new StringSerializer());
 
@@ -109,13 +113,14 @@ class CommitHookTest {
         }
     }
 
-    @Test
-    void theStateManagerFlushesAndOnRecycleClearsEveryCachedStateStore() throws Exception {
+    @ParameterizedTest(name = "transactional stores {0}")
+    @ValueSource(booleans = {false, true})
+    void theStateManagerFlushesAndOnRecycleClearsEveryCachedStateStore(boolean transactional) throws Exception {
         List<String> events = new ArrayList<>();
         CommitHook hook = CommitHook.builder(HOOK).build();
         hook.onCommit(() -> events.add("flush"), () -> events.add("discard"));
         assertThat(hook).isInstanceOf(CachedStateStore.class);
-        StreamsConfig config = new StreamsConfig(props());
+        StreamsConfig config = new StreamsConfig(props(transactional));
         StateDirectory dir = new StateDirectory(config, Time.SYSTEM, false, false);
         ProcessorStateManager m = new ProcessorStateManager(new TaskId(0, 0), Task.TaskType.ACTIVE, true, false,
                 new LogContext(), dir, Time.SYSTEM, Map.of(), List.<TopicPartition>of());
