@@ -17,7 +17,7 @@
 #   --producers P  Kafka producer clients the agents share (default: one per agent, as in production)
 #   --warmup D     the "after warm-up" sample (default: 60 s, at most half the duration)
 #   --out DIR      where soak.csv, soak.png, report.md and the logs go (default bench/target/cluster-soak)
-# Environment: BROKER_HEAP (1g), PROCESSOR_HEAP (1g), POLL_MS (500: the pause between two verdict readings),
+# Environment: BROKER_HEAP (1g), PROCESSOR_HEAP (1g: -Xms and -Xmx, as the deployed units' SITEFLOW_HEAP), POLL_MS (500: the pause between two verdict readings),
 # SETTLE (120s: how long the verdicts may take to count everything after the load), PROCESSOR_JAVA_OPTS (extra JVM
 # options of the processors), PROFILE=1 (a JFR recording of each processor, settings=profile, in the run directory
 # as processorN.jfr; read it with bench/jfr-thread-profile.py).
@@ -83,7 +83,7 @@ for i in 1 2 3; do
   VOTERS="$VOTERS${VOTERS:+,}$i@127.0.0.1:${CONTROLLER[i]}"
 done
 for i in 1 2 3; do
-  JAVA_OPTS="-Xmx${BROKER_HEAP:-1g}" "$ROOT/siteflow" broker --cluster-id "$CLUSTER_ID" --node-id "$i" \
+  JAVA_OPTS="-Xms${BROKER_HEAP:-1g} -Xmx${BROKER_HEAP:-1g}" "$ROOT/siteflow" broker --cluster-id "$CLUSTER_ID" --node-id "$i" \
       --voters "$VOTERS" --listen "127.0.0.1:${CLIENT[i]}" --data-dir "$W/kafka-$i" \
       > "$W/broker$i.out" 2> "$W/broker$i.log" &
   BROKER_PID[i]=$!
@@ -108,7 +108,7 @@ for i in 1 2; do
   JFR=""
   [ -n "${PROFILE:-}" ] && JFR="-XX:StartFlightRecording=filename=$W/processor$i.jfr,settings=profile,dumponexit=true"
   # shellcheck disable=SC2086
-  JAVA_OPTS="-Xmx${PROCESSOR_HEAP:-1g} -Xlog:gc:file=$W/gc-processor$i.log $JFR ${PROCESSOR_JAVA_OPTS:-}" \
+  JAVA_OPTS="-Xms${PROCESSOR_HEAP:-1g} -Xmx${PROCESSOR_HEAP:-1g} -Xlog:gc:file=$W/gc-processor$i.log $JFR ${PROCESSOR_JAVA_OPTS:-}" \
     "$ROOT/siteflow" process --bootstrap "$BOOTSTRAP" --sites "$W/sites.yaml" --http-port "${HTTP[i]}" \
       --state-dir "$W/streams-$i" --advertised-host 127.0.0.1 > "$W/processor$i.log" 2>&1 &
   PROC_PID[i]=$!
