@@ -82,12 +82,8 @@ public final class StreamsQueries implements SiteflowQueries {
         if (m.isEmpty()) {
             return List.of();
         }
-        Map<Host, List<AuditPair>> byServer = new LinkedHashMap<>();
-        m.get().pairs().forEach(p -> byServer.computeIfAbsent(p.server(), s -> new ArrayList<>()).add(p));
-        List<Want> wants = new ArrayList<>();
-        byServer.forEach((server, pairs) -> wants.add(new Want(server.address(),
-                pairs.stream().map(p -> m.get().keyOf(p).encoded()).toList(), true)));
-        Map<String, StoreView.Answer> answers = read(wants);
+        Map<Host, List<AuditPair>> byServer = pairsByServer(m.get());
+        Map<String, StoreView.Answer> answers = readPairs(m.get(), byServer, true);
         List<Verdict> out = new ArrayList<>();
         List<OwnersMovingException.Unavailable> moving = new ArrayList<>();
         byServer.forEach((server, pairs) -> {
@@ -107,6 +103,21 @@ public final class StreamsQueries implements SiteflowQueries {
             throw new OwnersMovingException(moving, out, byServer.size());
         }
         return out;
+    }
+
+    /** The model's audited pairs by server, in the model's order. */
+    private static Map<Host, List<AuditPair>> pairsByServer(ActiveModel m) {
+        Map<Host, List<AuditPair>> out = new LinkedHashMap<>();
+        m.pairs().forEach(p -> out.computeIfAbsent(p.server(), s -> new ArrayList<>()).add(p));
+        return out;
+    }
+
+    /** {@link #read} of each server's pair aggregates (and, with {@code drops}, its observer's drops). */
+    private Map<String, StoreView.Answer> readPairs(ActiveModel m, Map<Host, List<AuditPair>> byServer, boolean drops) {
+        List<Want> wants = new ArrayList<>();
+        byServer.forEach((server, pairs) -> wants.add(new Want(server.address(),
+                pairs.stream().map(p -> m.keyOf(p).encoded()).toList(), drops)));
+        return read(wants);
     }
 
     /** What to read of one server (or database): its aggregates {@code keys}, and its observer's drops. */
@@ -168,18 +179,14 @@ public final class StreamsQueries implements SiteflowQueries {
         if (m.isEmpty()) {
             return List.of();
         }
-        Map<String, List<AuditPair>> byServer = new LinkedHashMap<>();
-        m.get().pairs().forEach(p -> byServer.computeIfAbsent(p.server().address(), s -> new ArrayList<>()).add(p));
-        List<Want> wants = new ArrayList<>();
-        byServer.forEach((server, pairs) -> wants.add(new Want(server,
-                pairs.stream().map(p -> m.get().keyOf(p).encoded()).toList(), false)));
-        Map<String, StoreView.Answer> answers = read(wants);
+        Map<Host, List<AuditPair>> byServer = pairsByServer(m.get());
+        Map<String, StoreView.Answer> answers = readPairs(m.get(), byServer, false);
         List<DbCallHistogram> out = new ArrayList<>();
         byServer.forEach((server, pairs) -> {
             for (AuditPair p : pairs) {
-                PairAggregate a = answers.get(server).aggregates().get(m.get().keyOf(p).encoded());
+                PairAggregate a = answers.get(server.address()).aggregates().get(m.get().keyOf(p).encoded());
                 if (a != null && !a.dbCalls().histogram().isEmpty()) {
-                    out.add(new DbCallHistogram(server, p.remoteSite().name(), a.dbCalls().histogram()));
+                    out.add(new DbCallHistogram(server.address(), p.remoteSite().name(), a.dbCalls().histogram()));
                 }
             }
         });
