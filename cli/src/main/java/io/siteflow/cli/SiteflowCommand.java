@@ -3,8 +3,8 @@ package io.siteflow.cli;
 import io.siteflow.agent.app.AgentMain;
 import io.siteflow.agent.app.CaptureCommand;
 import io.siteflow.processor.app.ProcessCommand;
-import io.siteflow.processor.broker.BrokerCommand;
-import io.siteflow.processor.broker.TopicsCommand;
+import io.siteflow.broker.BrokerCommand;
+import io.siteflow.broker.TopicsCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

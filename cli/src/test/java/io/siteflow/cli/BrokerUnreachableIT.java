@@ -3,7 +3,7 @@ package io.siteflow.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.siteflow.model.cli.ExitCodes;
-import io.siteflow.processor.broker.EmbeddedKafkaBroker;
+import io.siteflow.broker.EmbeddedKafkaBroker;
 import io.siteflow.synth.Endpoint;
 import io.siteflow.synth.Frames;
 import io.siteflow.synth.PcapWriter;

@@ -3,7 +3,7 @@ package io.siteflow.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.siteflow.processor.broker.SiteflowTopics;
+import io.siteflow.kafka.topics.SiteflowTopics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;

@@ -11,7 +11,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
-import io.siteflow.processor.broker.SiteflowTopics;
+import io.siteflow.kafka.topics.SiteflowTopics;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

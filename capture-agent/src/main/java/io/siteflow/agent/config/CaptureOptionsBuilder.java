@@ -1,7 +1,7 @@
 package io.siteflow.agent.config;
 
 import io.siteflow.agent.flow.FlowTableConfig;
-import io.siteflow.model.cli.KafkaClientProperties;
+import io.siteflow.kafka.KafkaClientProperties;
 import io.siteflow.model.Cidr;
 import io.siteflow.model.IpAddresses;
 import java.io.IOException;

@@ -7,7 +7,7 @@ import io.siteflow.cli.pipeline.Offline;
 import io.siteflow.cli.pipeline.PacedProducer;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.processor.app.ProcessorRuntime;
-import io.siteflow.processor.broker.LogCapture;
+import io.siteflow.broker.LogCapture;
 import io.siteflow.processor.testing.SyntheticCluster;
 import io.siteflow.rules.audit.AuditReport;
 import java.nio.file.Files;

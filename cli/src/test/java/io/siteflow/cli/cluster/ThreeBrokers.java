@@ -3,8 +3,8 @@ package io.siteflow.cli.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.siteflow.cli.CommandRun;
-import io.siteflow.processor.broker.ChildBroker;
-import io.siteflow.processor.broker.SiteflowTopics;
+import io.siteflow.broker.ChildBroker;
+import io.siteflow.kafka.topics.SiteflowTopics;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

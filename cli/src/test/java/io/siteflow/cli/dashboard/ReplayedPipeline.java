@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.siteflow.agent.app.AgentRunner;
 import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.processor.app.ProcessCommand;
-import io.siteflow.processor.broker.EmbeddedKafkaBroker;
+import io.siteflow.broker.EmbeddedKafkaBroker;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;

@@ -17,7 +17,7 @@ import io.siteflow.lab.TrafficLab;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
 import io.siteflow.processor.app.ProcessCommand;
-import io.siteflow.processor.broker.EmbeddedKafkaBroker;
+import io.siteflow.broker.EmbeddedKafkaBroker;
 import io.siteflow.synth.TrafficCategory;
 import java.io.PrintWriter;
 import java.io.StringWriter;

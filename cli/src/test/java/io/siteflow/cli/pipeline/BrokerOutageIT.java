@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.siteflow.cli.CommandRun;
 import io.siteflow.lab.NetnsLab;
 import io.siteflow.model.FlowRecord;
-import io.siteflow.processor.broker.EmbeddedKafkaBroker;
+import io.siteflow.broker.EmbeddedKafkaBroker;
 import io.siteflow.rules.audit.AuditReport;
 import io.siteflow.rules.verdict.Verdict;
 import java.nio.file.Files;

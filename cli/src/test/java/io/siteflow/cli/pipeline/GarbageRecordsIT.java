@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordFormatException;
 import io.siteflow.model.FlowRecordJson;
-import io.siteflow.processor.broker.EmbeddedKafkaBroker;
+import io.siteflow.broker.EmbeddedKafkaBroker;
 import io.siteflow.processor.testing.SyntheticCluster;
 import io.siteflow.rules.audit.AuditReport;
 import io.siteflow.rules.classify.Classifier;

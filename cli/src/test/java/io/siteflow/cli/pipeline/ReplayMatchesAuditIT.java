@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.siteflow.cli.CommandRun;
 import io.siteflow.model.FlowRecord;
-import io.siteflow.processor.broker.EmbeddedKafkaBroker;
+import io.siteflow.broker.EmbeddedKafkaBroker;
 import io.siteflow.processor.http.ApiServer;
 import io.siteflow.synth.CapturePoint;
 import io.siteflow.synth.StretchedClusterScenario;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.siteflow.model.FlowRecord;
-import io.siteflow.processor.broker.EmbeddedKafkaBroker;
+import io.siteflow.broker.EmbeddedKafkaBroker;
 import io.siteflow.processor.http.ApiJson;
 import io.siteflow.processor.testing.SyntheticCluster;
 import io.siteflow.rules.audit.AuditReport;

@@ -3,7 +3,7 @@ package io.siteflow.cli.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.siteflow.model.FlowRecord;
-import io.siteflow.processor.broker.EmbeddedKafkaBroker;
+import io.siteflow.broker.EmbeddedKafkaBroker;
 import io.siteflow.processor.testing.SyntheticCluster;
 import io.siteflow.processor.topology.SiteflowTopology;
 import io.siteflow.processor.topology.TopologyConfig;

@@ -3,7 +3,7 @@ package io.siteflow.model.wire;
 /**
  * Every Kafka topic siteflow uses, by name (DESIGN.md, "Kafka topics"): the one place the agent, the broker
  * set-up, the Streams topology, the tests and the benchmarks take a topic name from. Partitions, replication and
- * per-topic configs are the broker's business ({@code io.siteflow.processor.broker.SiteflowTopics}). Constants only.
+ * per-topic configs are the broker's business ({@code io.siteflow.kafka.topics.SiteflowTopics}). Constants only.
  */
 public final class Topics {
     /**

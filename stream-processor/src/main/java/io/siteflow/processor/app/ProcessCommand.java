@@ -1,9 +1,9 @@
 package io.siteflow.processor.app;
 
 import io.siteflow.model.cli.ExitCodes;
-import io.siteflow.model.cli.KafkaClientProperties;
-import io.siteflow.processor.broker.SiteflowTopics;
-import io.siteflow.processor.broker.StopSignals;
+import io.siteflow.kafka.KafkaClientProperties;
+import io.siteflow.kafka.topics.SiteflowTopics;
+import io.siteflow.kafka.StopSignals;
 import io.siteflow.processor.topology.TopologyConfig;
 import io.siteflow.rules.load.LoadResult;
 import io.siteflow.rules.load.SiteModelLoader;

@@ -1,7 +1,7 @@
 package io.siteflow.processor.app;
 
 import io.siteflow.model.cli.Secrets;
-import io.siteflow.processor.broker.SiteflowTopics;
+import io.siteflow.kafka.topics.SiteflowTopics;
 import io.siteflow.processor.topology.TopologyConfig;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

@@ -1,9 +1,9 @@
 package io.siteflow.processor.app;
 
-import io.siteflow.model.wire.BrokerReachability;
-import io.siteflow.processor.broker.SiteflowTopics;
-import io.siteflow.processor.broker.TopicAdmin;
-import io.siteflow.processor.broker.TopicCheck;
+import io.siteflow.kafka.BrokerReachability;
+import io.siteflow.kafka.topics.SiteflowTopics;
+import io.siteflow.kafka.topics.TopicAdmin;
+import io.siteflow.kafka.topics.TopicCheck;
 import java.util.List;
 import io.siteflow.processor.topology.TopologySpec;
 import java.time.Duration;

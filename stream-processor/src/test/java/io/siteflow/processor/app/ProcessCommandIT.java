@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
-import io.siteflow.processor.broker.EmbeddedKafkaBroker;
+import io.siteflow.broker.EmbeddedKafkaBroker;
 import io.siteflow.rules.verdict.Outcome;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictJson;

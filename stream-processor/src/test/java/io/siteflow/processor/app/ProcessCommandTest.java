@@ -132,7 +132,7 @@ class ProcessCommandTest {
         ProcessorSettings s = new ProcessorSettings("127.0.0.1:9092", Path.of("sites.yaml"), 8080, "0.0.0.0",
                 "node1", "t0ken", Map.of("sasl.jaas.config", "user=x password=y", "ssl.key.password", "k",
                 "linger.ms", "5"), dir, io.siteflow.processor.topology.TopologyConfig.DEFAULTS,
-                new io.siteflow.processor.broker.SiteflowTopics(6, (short) 3));
+                new io.siteflow.kafka.topics.SiteflowTopics(6, (short) 3));
 
         Map<String, String> d = s.describe();
 
@@ -155,7 +155,7 @@ class ProcessCommandTest {
     void kafkaOptionsOverrideTheCommitInterval() {
         ProcessorSettings s = new ProcessorSettings("127.0.0.1:9092", Path.of("sites.yaml"), 0, "127.0.0.1",
                 "127.0.0.1", "", Map.of("commit.interval.ms", "100"), dir,
-                io.siteflow.processor.topology.TopologyConfig.DEFAULTS, io.siteflow.processor.broker.SiteflowTopics.SINGLE_NODE);
+                io.siteflow.processor.topology.TopologyConfig.DEFAULTS, io.siteflow.kafka.topics.SiteflowTopics.SINGLE_NODE);
 
         assertThat(s.streamsProperties().getProperty("commit.interval.ms")).isEqualTo("100");
     }

@@ -1,6 +1,6 @@
 package io.siteflow.agent.publish.kafka;
 
-import io.siteflow.model.wire.BrokerReachability;
+import io.siteflow.kafka.BrokerReachability;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.siteflow.agent.publish.kafka;
 
 import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.model.FlowRecord;
-import io.siteflow.model.cli.KafkaClientProperties;
-import io.siteflow.model.wire.BrokerReachability;
+import io.siteflow.kafka.KafkaClientProperties;
+import io.siteflow.kafka.BrokerReachability;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.siteflow.agent.publish.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.siteflow.model.cli.KafkaClientProperties;
+import io.siteflow.kafka.KafkaClientProperties;
 import io.siteflow.model.cli.Secrets;
 import java.nio.file.Path;
 import java.util.List;
