@@ -2,6 +2,7 @@ package io.siteflow.systemtest.broker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.siteflow.broker.SiteflowAcls;
 import io.siteflow.processor.topology.TopologyConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -3,6 +3,11 @@ package io.siteflow.systemtest.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.siteflow.broker.EmbeddedKafkaBroker;
+import io.siteflow.broker.LogCapture;
+import io.siteflow.broker.SecureBrokers;
+import io.siteflow.broker.SiteflowAcls;
+import io.siteflow.broker.TestPki;
 import io.siteflow.kafka.topics.SiteflowTopics;
 import io.siteflow.kafka.topics.TopicAdmin;
 import io.siteflow.model.FlowRecord;
