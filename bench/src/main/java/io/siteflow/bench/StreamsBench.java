@@ -10,7 +10,7 @@ import io.siteflow.broker.EmbeddedKafkaBroker;
 import io.siteflow.kafka.topics.SiteflowTopics;
 import io.siteflow.kafka.topics.TopicAdmin;
 import io.siteflow.processor.query.InstanceClient;
-import io.siteflow.processor.testing.SyntheticCluster;
+import io.siteflow.synth.SyntheticCluster;
 import io.siteflow.processor.topology.TopologyConfig;
 import io.siteflow.rules.verdict.Verdict;
 import java.io.IOException;

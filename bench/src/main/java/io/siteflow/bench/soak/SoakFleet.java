@@ -1,7 +1,7 @@
 package io.siteflow.bench.soak;
 
 import io.siteflow.model.FlowRecord;
-import io.siteflow.processor.testing.SyntheticCluster;
+import io.siteflow.synth.SyntheticCluster;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -8,7 +8,7 @@ import io.siteflow.systemtest.pipeline.PacedProducer;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.processor.app.ProcessorRuntime;
 import io.siteflow.broker.LogCapture;
-import io.siteflow.processor.testing.SyntheticCluster;
+import io.siteflow.synth.SyntheticCluster;
 import io.siteflow.rules.audit.AuditReport;
 import java.nio.file.Files;
 import java.nio.file.Path;

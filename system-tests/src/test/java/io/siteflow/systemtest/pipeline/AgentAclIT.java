@@ -13,7 +13,7 @@ import io.siteflow.broker.SiteflowAcls;
 import io.siteflow.kafka.topics.SiteflowTopics;
 import io.siteflow.broker.TestPki;
 import io.siteflow.kafka.topics.TopicAdmin;
-import io.siteflow.processor.testing.SyntheticCluster;
+import io.siteflow.synth.SyntheticCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

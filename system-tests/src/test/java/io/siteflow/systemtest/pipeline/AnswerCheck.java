@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.siteflow.systemtest.pipeline.VerdictPoller.Sample;
 import io.siteflow.model.FlowRecord;
-import io.siteflow.processor.testing.SyntheticCluster;
+import io.siteflow.synth.SyntheticCluster;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;

@@ -10,7 +10,7 @@ import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordFormatException;
 import io.siteflow.model.FlowRecordJson;
 import io.siteflow.broker.EmbeddedKafkaBroker;
-import io.siteflow.processor.testing.SyntheticCluster;
+import io.siteflow.synth.SyntheticCluster;
 import io.siteflow.rules.audit.AuditReport;
 import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.verdict.Verdict;

@@ -12,7 +12,7 @@ import io.siteflow.broker.SiteflowAcls;
 import io.siteflow.kafka.topics.SiteflowTopics;
 import io.siteflow.broker.TestPki;
 import io.siteflow.kafka.topics.TopicAdmin;
-import io.siteflow.processor.testing.SyntheticCluster;
+import io.siteflow.synth.SyntheticCluster;
 import io.siteflow.rules.audit.AuditReport;
 import java.nio.file.Files;
 import java.nio.file.Path;

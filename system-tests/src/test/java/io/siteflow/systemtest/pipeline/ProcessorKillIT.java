@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.siteflow.model.FlowRecord;
 import io.siteflow.broker.EmbeddedKafkaBroker;
-import io.siteflow.processor.testing.SyntheticCluster;
+import io.siteflow.synth.SyntheticCluster;
 import io.siteflow.rules.audit.AuditReport;
 import io.siteflow.rules.verdict.Verdict;
 import java.nio.file.Files;

@@ -43,7 +43,7 @@ final class TaskPlacement {
     /** The owner of each server's aggregate among {@code nodes} (servers without one now are left out). */
     static Map<String, Owner> owners(List<ProcessorNode> nodes) throws Exception {
         Map<String, Owner> out = new LinkedHashMap<>();
-        for (String server : io.siteflow.processor.testing.SyntheticCluster.SERVERS) {
+        for (String server : io.siteflow.synth.SyntheticCluster.SERVERS) {
             for (ProcessorNode n : nodes) {
                 for (int p = 0; p < ThreeProcessorsKillIT.PARTITIONS; p++) {
                     String pair = URLEncoder.encode(server + "|region1", StandardCharsets.UTF_8);

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.broker.EmbeddedKafkaBroker;
 import io.siteflow.processor.http.ApiJson;
-import io.siteflow.processor.testing.SyntheticCluster;
+import io.siteflow.synth.SyntheticCluster;
 import io.siteflow.rules.audit.AuditReport;
 import io.siteflow.rules.verdict.Verdict;
 import java.net.ServerSocket;

@@ -1,4 +1,4 @@
-package io.siteflow.processor.testing;
+package io.siteflow.synth;
 
 import io.siteflow.model.FlowRecord;
 import java.util.ArrayList;
