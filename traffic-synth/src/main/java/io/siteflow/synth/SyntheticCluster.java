@@ -2,7 +2,9 @@ package io.siteflow.synth;
 
 import io.siteflow.model.FlowRecord;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Flow records with known content for the pipeline tests and the streams benchmark: three app servers in
@@ -11,23 +13,41 @@ import java.util.List;
  */
 public final class SyntheticCluster {
     /** The site model the synthetic records are audited with: three audited servers, DB and T3 rules. */
-    public static final String SITES = """
-            threshold: 0.90
-            minCrossBytes: 1000
-            defaults: none
-            sites:
-              region1: { cidrs: [10.1.0.0/16] }
-              region2: { cidrs: [10.2.0.0/16] }
-            hosts:
-              - { address: 10.1.0.10, name: db1, role: db }
-              - { address: 10.1.0.20, name: wls1, role: app-server }
-              - { address: 10.2.0.20, name: wls3, role: app-server }
-              - { address: 10.2.0.21, name: wls4, role: app-server }
-              - { address: 10.2.0.22, name: wls5, role: app-server }
-            rules:
-              - { name: oracle-ports, category: DB, ports: [1521] }
-              - { name: t3, category: CLUSTER, ports: [7001] }
-            """;
+    public static final String SITES = sites(threeServers());
+
+    /**
+     * The model of {@link #SITES} (region1 with db1 and wls1, region2, the DB and T3 rules) with the audited app
+     * servers {@code region2Servers} (address to name, in iteration order) in region2 instead of its three.
+     */
+    public static String sites(Map<String, String> region2Servers) {
+        StringBuilder yaml = new StringBuilder("""
+                threshold: 0.90
+                minCrossBytes: 1000
+                defaults: none
+                sites:
+                  region1: { cidrs: [10.1.0.0/16] }
+                  region2: { cidrs: [10.2.0.0/16] }
+                hosts:
+                  - { address: 10.1.0.10, name: db1, role: db }
+                  - { address: 10.1.0.20, name: wls1, role: app-server }
+                """);
+        region2Servers.forEach((address, name) -> yaml.append("  - { address: ").append(address).append(", name: ")
+                .append(name).append(", role: app-server }\n"));
+        return yaml.append("""
+                rules:
+                  - { name: oracle-ports, category: DB, ports: [1521] }
+                  - { name: t3, category: CLUSTER, ports: [7001] }
+                """).toString();
+    }
+
+    private static Map<String, String> threeServers() {
+        Map<String, String> servers = new LinkedHashMap<>();
+        servers.put("10.2.0.20", "wls3");
+        servers.put("10.2.0.21", "wls4");
+        servers.put("10.2.0.22", "wls5");
+        return servers;
+    }
+
     /** The audited servers; record n is server n % 3's. */
     public static final List<String> SERVERS = List.of("10.2.0.20", "10.2.0.21", "10.2.0.22");
     /** A whole minute, the base event time. */

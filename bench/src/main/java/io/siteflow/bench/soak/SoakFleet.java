@@ -3,6 +3,7 @@ package io.siteflow.bench.soak;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.synth.SyntheticCluster;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -60,21 +61,15 @@ public final class SoakFleet {
 
     /**
      * The site model that audits every agent's server against region1 (PASS: about 95% DB): the pipeline tests'
-     * model ({@link SyntheticCluster#SITES}: db1, wls1 in region1, the DB and T3 rules) with the fleet's servers
+     * model ({@link SyntheticCluster#sites}: db1, wls1 in region1, the DB and T3 rules) with the fleet's servers
      * in region2 instead of its three.
      */
     public String sitesYaml() {
-        StringBuilder hosts = new StringBuilder();
+        Map<String, String> fleet = new LinkedHashMap<>();
         for (int i = 0; i < agents; i++) {
-            hosts.append("  - { address: ").append(servers[i]).append(", name: app").append(i)
-                    .append(", role: app-server }\n");
+            fleet.put(servers[i], "app" + i);
         }
-        String model = SyntheticCluster.SITES.replaceAll("(?m)^  - \\{ address: 10\\.2\\..*\n", "");
-        int rules = model.indexOf("\nrules:\n");
-        if (rules < 0 || model.contains("address: 10.2.")) {
-            throw new IllegalStateException("SyntheticCluster.SITES changed shape: " + model);
-        }
-        return model.substring(0, rules + 1) + hosts + model.substring(rules + 1);
+        return SyntheticCluster.sites(fleet);
     }
 
     /**
