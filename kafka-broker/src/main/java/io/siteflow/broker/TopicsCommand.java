@@ -1,22 +1,19 @@
 package io.siteflow.broker;
 
+import io.siteflow.kafka.KafkaOptions;
 import io.siteflow.kafka.topics.SiteflowTopics;
 import io.siteflow.kafka.topics.TopicAdmin;
 import io.siteflow.kafka.topics.TopicCheck;
 import io.siteflow.model.cli.ExitCodes;
-import io.siteflow.kafka.KafkaClientProperties;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
@@ -45,29 +42,20 @@ public final class TopicsCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--bootstrap", required = true, paramLabel = "H:P", description = "Kafka bootstrap servers")
-        String bootstrap;
-
-        @Option(names = "--kafka-config", paramLabel = "FILE",
-                description = "Kafka client properties file (TLS, SASL); --kafka options override it")
-        Path kafkaConfig;
-
-        @Option(names = "--kafka", paramLabel = "K=V", description = "Kafka client property (repeatable)")
-        Map<String, String> kafka = new LinkedHashMap<>();
+        @Mixin
+        KafkaOptions kafkaOptions;
 
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
+            String bootstrap = kafkaOptions.requireBootstrap();
             Map<String, Object> conf = new HashMap<>();
             try {
-                if (kafkaConfig != null) {
-                    conf.putAll(KafkaClientProperties.load(kafkaConfig));
-                }
-            } catch (IOException e) {
-                throw new ParameterException(spec.commandLine(), "--kafka-config " + e.getMessage());
+                conf.putAll(kafkaOptions.clientProperties());
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
             }
-            conf.putAll(kafka);
             conf.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             conf.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
             conf.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);

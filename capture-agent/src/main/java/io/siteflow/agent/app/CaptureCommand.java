@@ -3,14 +3,14 @@ package io.siteflow.agent.app;
 import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.agent.config.CaptureOptionsBuilder;
 import io.siteflow.agent.flow.FlowTableConfig;
+import io.siteflow.kafka.KafkaOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -76,17 +76,9 @@ public final class CaptureCommand implements Callable<Integer> {
     @Option(names = "--agent", paramLabel = "ID", description = "Agent id in every record (default: the host name).")
     String agent;
 
-    @Option(names = "--bootstrap", paramLabel = "HOST:PORT",
-            description = "Publish records to Kafka (topic siteflow.flows) through these bootstrap servers.")
-    String bootstrap;
-
-    @Option(names = "--kafka", paramLabel = "KEY=VALUE",
-            description = "Extra Kafka client property, e.g. security.protocol=SASL_SSL (repeatable).")
-    Map<String, String> kafka = new LinkedHashMap<>();
-
-    @Option(names = "--kafka-config", paramLabel = "FILE",
-            description = "Kafka client properties file (TLS, SASL); --kafka options override it.")
-    Path kafkaConfig;
+    /** --bootstrap (publish records to siteflow.flows, heartbeats to siteflow.agents), --kafka-config, --kafka. */
+    @Mixin
+    KafkaOptions kafkaOptions;
 
     @Option(names = "--spool-dir", paramLabel = "DIR",
             description = "Where records wait while Kafka is unreachable or refuses them for a missing ACL "
@@ -185,7 +177,8 @@ public final class CaptureCommand implements Callable<Integer> {
     /** Validates the options; a bad value is a usage error naming the option. */
     CaptureOptions options() {
         CaptureOptionsBuilder b = CaptureOptions.builder().iface(source.iface).file(source.file).realtime(realtime)
-                .loop(loop).agent(agent).bootstrap(bootstrap).kafkaConfig(kafkaConfig).kafka(kafka)
+                .loop(loop).agent(agent).bootstrap(kafkaOptions.bootstrap()).kafkaConfig(kafkaOptions.config())
+                .kafka(kafkaOptions.properties())
                 .spoolDir(spoolDir).spoolMaxMb(spoolMaxMb).json(json).text(text).seconds(seconds).lines(lines)
                 .ports(ports).order(order).bytes(bytes).snaplen(snaplen).bufferMb(bufferMb).workers(workers)
                 .metricsPort(metricsPort).metricsBind(metricsBind)

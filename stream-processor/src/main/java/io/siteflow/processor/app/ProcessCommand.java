@@ -1,9 +1,9 @@
 package io.siteflow.processor.app;
 
-import io.siteflow.model.cli.ExitCodes;
-import io.siteflow.kafka.KafkaClientProperties;
-import io.siteflow.kafka.topics.SiteflowTopics;
+import io.siteflow.kafka.KafkaOptions;
 import io.siteflow.kafka.StopSignals;
+import io.siteflow.kafka.topics.SiteflowTopics;
+import io.siteflow.model.cli.ExitCodes;
 import io.siteflow.processor.topology.TopologyConfig;
 import io.siteflow.rules.load.LoadResult;
 import io.siteflow.rules.load.SiteModelLoader;
@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,6 +26,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine;
@@ -50,8 +50,9 @@ public final class ProcessCommand implements Callable<Integer> {
     @Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--bootstrap", required = true, paramLabel = "H:P", description = "Kafka bootstrap servers")
-    String bootstrap;
+    /** --bootstrap (required), --kafka-config, --kafka: client and Streams properties. */
+    @Mixin
+    KafkaOptions kafkaOptions;
 
     @Option(names = "--sites", required = true, paramLabel = "FILE", description = "site model (sites.yaml)")
     Path sites;
@@ -87,13 +88,6 @@ public final class ProcessCommand implements Callable<Integer> {
             + "topics created at start and of the Streams internal topics (default: 3 on a cluster of three or more "
             + "brokers, with min.insync.replicas=2; else the broker count)")
     Integer replicationFactor;
-
-    @Option(names = "--kafka-config", paramLabel = "FILE",
-            description = "Kafka client and Streams properties file (TLS, SASL); --kafka options override it")
-    Path kafkaConfig;
-
-    @Option(names = "--kafka", paramLabel = "K=V", description = "Kafka/Streams property (repeatable)")
-    Map<String, String> kafka = new LinkedHashMap<>();
 
     @Option(names = "--state-dir", paramLabel = "DIR", description = "Streams state directory (default: ${DEFAULT-VALUE})")
     Path stateDir = Path.of(".siteflow", "streams");
@@ -226,15 +220,8 @@ public final class ProcessCommand implements Callable<Integer> {
                     + "without a token: set --http-token, or say --http-insecure to serve it to anyone who reaches "
                     + "the port");
         }
-        Map<String, String> properties = new LinkedHashMap<>();
-        if (kafkaConfig != null) {
-            try {
-                properties.putAll(KafkaClientProperties.load(kafkaConfig));
-            } catch (IOException e) {
-                throw new IllegalArgumentException("--kafka-config " + e.getMessage(), e);
-            }
-        }
-        properties.putAll(kafka);
+        String bootstrap = kafkaOptions.requireBootstrap();
+        Map<String, String> properties = kafkaOptions.clientProperties();
         return new ProcessorSettings(bootstrap, sites, httpPort, httpBind,
                 advertisedHost == null ? httpBind : advertisedHost, httpToken, properties, stateDir, topology,
                 new SiteflowTopics(partitions, (short) (replicationFactor == null ? 1 : replicationFactor)),
