@@ -1,6 +1,7 @@
 package io.siteflow.model;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,6 +13,7 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import io.siteflow.model.archfixture.OpensASocket;
 import io.siteflow.model.archfixture.UsesATestLibrary;
 import io.siteflow.model.archfixture.cycle.a.A;
 import io.siteflow.model.archfixture.cycle.b.B;
@@ -19,16 +21,25 @@ import org.junit.jupiter.api.Test;
 
 /**
  * flow-model is pure domain and wire code (STYLE.md): its main classes use the JDK, Jackson and each other, nothing
- * else (no Kafka, pcap4j, HTTP, no other siteflow module), and its packages form a tree.
+ * else (no Kafka, pcap4j, HTTP, no other siteflow module), open no socket and speak no TLS (the broker
+ * reachability probes live in kafka-client), and its packages form a tree.
  */
 class ArchitectureTest {
     private static final JavaClasses MAIN = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("io.siteflow.model");
 
-    /** Only the JDK ({@code javax.net.ssl} for wire.TlsProbe), Jackson and flow-model itself. */
+    /** Only the JDK, Jackson and flow-model itself. */
     static final ArchRule IMPORTS_ONLY_JDK_AND_JACKSON = classes().should().onlyDependOnClassesThat()
-            .resideInAnyPackage("java..", "javax.net.ssl..", "com.fasterxml.jackson..", "io.siteflow.model..")
+            .resideInAnyPackage("java..", "com.fasterxml.jackson..", "io.siteflow.model..")
             .because("flow-model is shared by the agent, the processor and the offline audit (STYLE.md)");
+
+    /** No sockets, channels or TLS: the record contract is data, not a network client. */
+    static final ArchRule NO_SOCKETS_OR_TLS = noClasses().should().dependOnClassesThat(
+                    JavaClass.Predicates.assignableTo(java.net.Socket.class)
+                            .or(JavaClass.Predicates.assignableTo(java.net.ServerSocket.class))
+                            .or(JavaClass.Predicates.assignableTo(java.net.SocketAddress.class))
+                            .or(JavaClass.Predicates.resideInAnyPackage("javax.net..", "java.nio.channels..")))
+            .because("flow-model is the record contract; network probes belong to kafka-client");
 
     /** Every package is a slice, the root package included. */
     private static final SliceAssignment PACKAGES = new SliceAssignment() {
@@ -49,6 +60,20 @@ class ArchitectureTest {
     void importsOnlyTheJdkJacksonAndItself() {
         assertThat(MAIN).as("main classes imported").isNotEmpty();
         IMPORTS_ONLY_JDK_AND_JACKSON.check(MAIN);
+    }
+
+    @Test
+    void keepsNoSocketOrTlsCode() {
+        NO_SOCKETS_OR_TLS.check(MAIN);
+    }
+
+    @Test
+    void theSocketRuleFailsOnAClassThatOpensASocket() {
+        EvaluationResult r = NO_SOCKETS_OR_TLS.evaluate(new ClassFileImporter().importClasses(OpensASocket.class));
+
+        assertThat(r.hasViolation()).isTrue();
+        assertThat(r.getFailureReport().getDetails()).anySatisfy(d -> assertThat(d)
+                .contains(OpensASocket.class.getName()).contains("java.net.Socket"));
     }
 
     @Test
