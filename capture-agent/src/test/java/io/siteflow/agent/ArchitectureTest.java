@@ -2,6 +2,7 @@ package io.siteflow.agent;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -11,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The agent's package rules, on its main classes: packages form a tree (no cycles, each sub-package
  * such as {@code capture.file} or {@code publish.kafka} counted as a slice of its own), and the agent imports
- * none of the tooling (traffic lab, capture generator) nor the stream processor.
+ * none of the tooling (traffic lab, capture generator) nor the stream processor nor the broker; the broker
+ * (kafka_2.13) is not even on its class path, so the agent deploys on its own.
  */
 class ArchitectureTest {
     private static final JavaClasses AGENT = new ClassFileImporter()
@@ -25,9 +27,18 @@ class ArchitectureTest {
     }
 
     @Test
-    void importsNoToolingAndNoProcessor() {
+    void importsNoToolingNoProcessorAndNoBroker() {
         noClasses().should().dependOnClassesThat()
-                .resideInAnyPackage("io.siteflow.lab..", "io.siteflow.synth..", "io.siteflow.processor..")
+                .resideInAnyPackage("io.siteflow.lab..", "io.siteflow.synth..", "io.siteflow.processor..",
+                        "io.siteflow.broker..", "kafka..", "org.apache.kafka.server..", "org.apache.kafka.streams..")
                 .check(AGENT);
+    }
+
+    @Test
+    void theBrokerIsNotOnTheAgentsClassPath() {
+        assertThatThrownBy(() -> Class.forName("kafka.server.KafkaRaftServer"))
+                .isInstanceOf(ClassNotFoundException.class);
+        assertThatThrownBy(() -> Class.forName("io.siteflow.broker.EmbeddedKafkaBroker"))
+                .isInstanceOf(ClassNotFoundException.class);
     }
 }

@@ -14,10 +14,11 @@ import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.Test;
 
 /**
- * The stream processor's packages form a tree ({@code app} wires {@code http}, {@code query}, {@code topology} and
- * {@code broker}; {@code http} reads {@code query}; {@code query} reads {@code topology} and
- * {@code topology.store}), and main code never depends on test fixtures (classes compiled from test sources, such
- * as {@code StaticQueries}). Each rule is also run once on a fixture that breaks it.
+ * The stream processor's packages form a tree ({@code app} wires {@code http}, {@code query} and {@code topology};
+ * {@code http} reads {@code query}; {@code query} reads {@code topology} and {@code topology.store}), main code
+ * never depends on test fixtures (classes compiled from test sources, such as {@code StaticQueries}), and never on
+ * the broker (kafka_2.13 and the kafka-broker module are test dependencies only). Each rule is also run once on a
+ * fixture that breaks it.
  */
 class ArchitectureTest {
     static final JavaClasses MAIN = new ClassFileImporter()
@@ -31,6 +32,24 @@ class ArchitectureTest {
                     .orElse(false));
     static final ArchRule NO_TEST_FIXTURES = noClasses().should().dependOnClassesThat(COMPILED_FROM_TEST_SOURCES)
             .because("test and demo fixtures live in test sources; product code never needs them");
+
+    static final ArchRule NO_BROKER = noClasses().should().dependOnClassesThat()
+            .resideInAnyPackage("io.siteflow.broker..", "kafka..", "org.apache.kafka.server..",
+                    "org.apache.kafka.metadata..")
+            .because("the broker is a deployable of its own (kafka-broker); the processor is a Kafka client");
+
+    @Test
+    void mainCodeDoesNotUseTheBroker() {
+        NO_BROKER.check(MAIN);
+    }
+
+    @Test
+    void theBrokerRuleCatchesCodeThatStartsABroker() {
+        JavaClasses bad = new ClassFileImporter().importClasses(io.siteflow.processor.fixture.StartsABroker.class);
+
+        assertThatThrownBy(() -> NO_BROKER.check(bad)).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("io.siteflow.broker.EmbeddedKafkaBroker");
+    }
 
     @Test
     void packagesFormNoCycle() {
