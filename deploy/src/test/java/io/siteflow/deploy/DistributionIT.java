@@ -41,6 +41,7 @@ class DistributionIT {
     @Test
     void archiveHoldsTheLaunchScriptTheJarsTheSettingsAndTheDeployFiles() throws IOException {
         assertThat(home.resolve("bin/siteflow")).isExecutable();
+        assertThat(home.resolve("bin/jvm-options.sh")).isRegularFile();
         assertThat(home.resolve("install.sh")).isExecutable();
         for (String f : List.of("conf/sites.yaml", "conf/logback.xml", "conf/agent.env", "conf/processor.env",
                 "conf/broker.env", "systemd/siteflow-agent.service", "systemd/siteflow-processor.service",
@@ -54,7 +55,8 @@ class DistributionIT {
             List<String> jars = lib.map(p -> p.getFileName().toString()).toList();
             assertThat(jars).contains("siteflow-cli-" + VERSION + ".jar", "capture-agent-" + VERSION + ".jar",
                     "stream-processor-" + VERSION + ".jar", "flow-model-" + VERSION + ".jar",
-                    "classifier-rules-" + VERSION + ".jar");
+                    "classifier-rules-" + VERSION + ".jar", "kafka-client-" + VERSION + ".jar",
+                    "kafka-broker-" + VERSION + ".jar");
             assertThat(jars).anyMatch(j -> j.startsWith("picocli-")).anyMatch(j -> j.startsWith("logback-classic-"))
                     .anyMatch(j -> j.startsWith("kafka-clients-")).anyMatch(j -> j.startsWith("pcap4j-core-"));
             assertThat(jars).noneMatch(j -> j.startsWith("junit-") || j.startsWith("assertj-")

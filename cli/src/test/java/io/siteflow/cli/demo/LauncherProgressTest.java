@@ -23,7 +23,10 @@ class LauncherProgressTest {
     @Test
     void firstBuildShowsEachModuleAndTheElapsedTime() throws Exception {
         Path root = Files.createDirectories(dir.resolve("root"));
-        Files.copy(Path.of(System.getProperty("siteflow.root", "..")).resolve("siteflow"), root.resolve("siteflow"));
+        Path source = Path.of(System.getProperty("siteflow.root", ".."));
+        Files.copy(source.resolve("siteflow"), root.resolve("siteflow"));
+        Files.createDirectories(root.resolve("deploy/bin")); // the JVM options, shared with the distribution
+        Files.copy(source.resolve("deploy/bin/jvm-options.sh"), root.resolve("deploy/bin/jvm-options.sh"));
         executable(root.resolve("siteflow"));
         Path bin = Files.createDirectories(dir.resolve("bin"));
         script(bin.resolve("mvn"), """
