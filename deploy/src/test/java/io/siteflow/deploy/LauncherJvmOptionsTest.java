@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * JVM with the same options (bin/jvm-options.sh): parallel GC, exit on the first OutOfMemoryError, pcap4j's address
  * families, the class-data sharing archive where they may write it (made by one training run, then mapped), C1
  * only for a short file read. Both run on copies with a stand-in {@code java} that logs its command line and
- * writes the archive it is asked for; the distribution adds only its logging configuration and home.
+ * writes the archive it is asked for; the distribution adds only its logging configuration and home. The source
+ * tree's launcher runs the cli's application jar, not the test-jar beside it.
  */
 class LauncherJvmOptionsTest {
     private static final List<String> COMMON = List.of("-XX:+UseParallelGC", "-XX:+ExitOnOutOfMemoryError",
@@ -43,6 +44,7 @@ class LauncherJvmOptionsTest {
         Files.copy(DeployFiles.path("bin/jvm-options.sh"), root.resolve("deploy/bin/jvm-options.sh"));
         Files.createDirectories(root.resolve("cli/target/lib"));
         Files.createFile(root.resolve("cli/target/siteflow-cli-0.1.0-SNAPSHOT.jar"));
+        Files.createFile(root.resolve("cli/target/siteflow-cli-0.1.0-SNAPSHOT-tests.jar")); // for the system tests
         Files.createDirectories(root.resolve(".siteflow"));
         Files.createFile(root.resolve(".siteflow/built")); // built: no Maven run
 
@@ -78,7 +80,8 @@ class LauncherJvmOptionsTest {
                 + "/.siteflow/cds-training.pcap --json --agent cds");
         assertThat(jvmOptions(dev.get(1))).isEqualTo(jvmOptions(dist.get(1))).isEqualTo(concat(COMMON, CDS));
         assertThat(dev.get(1)).contains("-XX:SharedArchiveFile=" + root + "/.siteflow/cds.jsa ")
-                .endsWith(" io.siteflow.cli.SiteflowCommand rules check sites.yaml");
+                .endsWith(" -cp " + root + "/cli/target/siteflow-cli-0.1.0-SNAPSHOT.jar:" + root + "/cli/target/lib/*"
+                        + " io.siteflow.cli.SiteflowCommand rules check sites.yaml");
         assertThat(dist.get(1)).contains("-XX:SharedArchiveFile=" + home + "/cds/cds.jsa ",
                         "-Dlogback.configurationFile=" + home + "/conf/logback.xml", "-Dsiteflow.home=" + home)
                 .endsWith(" io.siteflow.cli.SiteflowCommand rules check sites.yaml");
