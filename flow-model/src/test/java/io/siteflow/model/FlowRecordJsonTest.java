@@ -76,6 +76,23 @@ class FlowRecordJsonTest {
     }
 
     @Test
+    void writesBackAnL7NameItDoesNotListExactlyAsItWasRead() throws Exception {
+        // a newer agent's protocol ("redis"), the enum's own "unknown", another spelling of a listed name, junk:
+        // a processor or audit of this version forwards each unchanged and classifies it by L7Protocol
+        List<String> lines = fixture("flow-record-l7-unlisted.jsonl").lines().toList();
+        List<L7Protocol> read = List.of(L7Protocol.UNKNOWN, L7Protocol.UNKNOWN, L7Protocol.ORACLE_TNS,
+                L7Protocol.UNKNOWN);
+
+        assertThat(lines).hasSameSizeAs(read);
+        for (int i = 0; i < lines.size(); i++) {
+            FlowRecord r = FlowRecordJson.parse(lines.get(i));
+            assertThat(r.l7Protocol()).isEqualTo(read.get(i));
+            assertThat(FlowRecordJson.toJson(r)).isEqualTo(lines.get(i));
+            assertThat(FlowRecordJson.parse(FlowRecordJson.toBytes(r))).isEqualTo(r);
+        }
+    }
+
+    @Test
     void readsNullOptionalFieldsAsAbsent() throws Exception {
         String json = fixture("flow-record-minimal.json").replace("\"final\":false",
                 "\"rttMicros\":null,\"dataRttMicros\":null,\"l7\":null,\"sni\":null,\"final\":false");
