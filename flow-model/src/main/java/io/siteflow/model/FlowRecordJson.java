@@ -226,6 +226,11 @@ public final class FlowRecordJson {
                 throw new FlowRecordFormatException("field \"dbCallHistogram\": " + dbCallHistogram.total()
                         + " calls in the buckets, but dbCalls is " + dbCalls);
             }
+            if (dbCalls == 0 && dbCallMicros != 0) {
+                // the writer leaves the DB call fields out without calls: this time would vanish on writing
+                throw new FlowRecordFormatException("field \"dbCallMicros\": " + dbCallMicros
+                        + " without calls (dbCalls is 0)");
+            }
             return FlowRecord.builder().schema(schema).id(id).agent(agent).iface(iface).time(start, end)
                     .endpoints(proto, src, srcPort, dst, dstPort)
                     .forward(bytes, packets, frameBytes, tcpFlags).reverse(rbytes, rpackets, rframeBytes, rtcpFlags)

@@ -171,6 +171,26 @@ class FlowRecordJsonTest {
     }
 
     @Test
+    void rejectsDbCallTimeWithoutCallsThatWouldVanishOnWriting() {
+        // the writer leaves the DB call fields out when dbCalls is 0, so a record read with call time but no calls
+        // would not write back what was read
+        String minimal = fixture("flow-record-minimal.json");
+
+        assertRejected(minimal.replace("\"final\"", "\"dbCallMicros\":5,\"final\""),
+                "field \"dbCallMicros\": 5 without calls (dbCalls is 0)");
+        assertRejected(minimal.replace("\"final\"", "\"dbCalls\":0,\"dbCallMicros\":5,\"final\""),
+                "field \"dbCallMicros\": 5 without calls (dbCalls is 0)");
+    }
+
+    @Test
+    void readsAnExplicitZeroOfDbCallsAsNone() throws Exception {
+        String json = fixture("flow-record-minimal.json").replace("\"final\"",
+                "\"dbCalls\":0,\"dbCallMicros\":0,\"dbCallHistogram\":{},\"final\"");
+
+        assertThat(FlowRecordJson.parse(json)).isEqualTo(MINIMAL);
+    }
+
+    @Test
     void rejectsAnUnknownSchemaVersion() {
         assertRejected(full().replace("\"schema\":1", "\"schema\":2"), "schema 2 is not supported (expected 1)");
         assertRejected(full().replace("\"schema\":1", "\"schema\":0"),
