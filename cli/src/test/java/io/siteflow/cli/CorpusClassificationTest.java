@@ -6,6 +6,7 @@ import io.siteflow.agent.app.FileReplay;
 import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.model.FlowRecord;
+import io.siteflow.model.L7Protocol;
 import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.load.SiteModelLoader;
@@ -63,12 +64,9 @@ class CorpusClassificationTest {
         assertThat(recs).hasSize(1);
         FlowRecord r = recs.get(0);
         assertThat(r.dstPort()).isEqualTo(1522);
-        assertThat(r.l7()).isEqualTo("oracle-tns");
+        assertThat(r.l7()).isEqualTo(L7Protocol.ORACLE_TNS);
 
-        FlowRecord withoutSignature = new FlowRecord(r.schema(), r.agent(), r.iface(), r.start(), r.end(), r.proto(),
-                r.src(), r.srcPort(), r.dst(), r.dstPort(), r.bytes(), r.packets(), r.rbytes(), r.rpackets(),
-                r.frameBytes(), r.rframeBytes(), r.tcpFlags(), r.rtcpFlags(), r.rttMicros(), null, null, r.isFinal(),
-                r.id());
+        FlowRecord withoutSignature = r.toBuilder().l7(L7Protocol.UNKNOWN).sni(null).build();
         Classification byPort = classifier.classify(withoutSignature);
         assertThat(byPort.category()).isEqualTo(Category.DB);
         assertThat(byPort.rule().name()).isEqualTo("fmw-oracle-net-ports");
@@ -81,7 +79,7 @@ class CorpusClassificationTest {
     @Test
     void ndpiOracle12SessionIsDbByItsTnsSignature() {
         List<FlowRecord> tns = records("proto/ndpi-LGPL-3.0/oracle12.pcapng").stream()
-                .filter(r -> "oracle-tns".equals(r.l7())).toList();
+                .filter(r -> r.l7() == L7Protocol.ORACLE_TNS).toList();
         assertThat(tns).hasSize(1);
         assertThat(tns.get(0).dstPort()).isEqualTo(1521);
         Classification c = classifier.classify(tns.get(0));

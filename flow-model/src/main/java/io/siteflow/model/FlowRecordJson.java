@@ -12,7 +12,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * JSON codec of {@link FlowRecord}, schema 1, with Jackson's streaming API (no reflection). Field
- * names are fixed by DESIGN.md. Unknown fields are skipped so that newer writers stay readable.
+ * names and their order are fixed by DESIGN.md. Unknown fields are skipped so that newer writers stay readable; an
+ * {@code l7} name this version does not list is kept and written back as read ({@link FlowRecord#l7Text()}).
  * Thread-safe: the factory is shared, parsers and generators are per call.
  */
 public final class FlowRecordJson {
@@ -37,7 +38,7 @@ public final class FlowRecordJson {
         return out.toByteArray();
     }
 
-    /** Writes one record as a JSON object to a generator the caller owns. */
+    /** Writes one record as a JSON object to a generator the caller owns, fields in DESIGN.md's order. */
     public static void write(FlowRecord r, JsonGenerator g) throws IOException {
         g.writeStartObject();
         g.writeNumberField("schema", r.schema());
@@ -46,37 +47,42 @@ public final class FlowRecordJson {
         g.writeStringField("iface", r.iface());
         g.writeNumberField("start", r.start());
         g.writeNumberField("end", r.end());
-        g.writeNumberField("proto", r.proto());
-        g.writeStringField("src", r.src());
-        g.writeNumberField("srcPort", r.srcPort());
-        g.writeStringField("dst", r.dst());
-        g.writeNumberField("dstPort", r.dstPort());
-        g.writeNumberField("bytes", r.bytes());
-        g.writeNumberField("packets", r.packets());
-        g.writeNumberField("rbytes", r.rbytes());
-        g.writeNumberField("rpackets", r.rpackets());
-        g.writeNumberField("frameBytes", r.frameBytes());
-        g.writeNumberField("rframeBytes", r.rframeBytes());
-        g.writeNumberField("tcpFlags", r.tcpFlags());
-        g.writeNumberField("rtcpFlags", r.rtcpFlags());
+        Endpoints e = r.endpoints();
+        g.writeNumberField("proto", e.proto());
+        g.writeStringField("src", e.src());
+        g.writeNumberField("srcPort", e.srcPort());
+        g.writeStringField("dst", e.dst());
+        g.writeNumberField("dstPort", e.dstPort());
+        Counters f = r.forward();
+        Counters b = r.reverse();
+        g.writeNumberField("bytes", f.bytes());
+        g.writeNumberField("packets", f.packets());
+        g.writeNumberField("rbytes", b.bytes());
+        g.writeNumberField("rpackets", b.packets());
+        g.writeNumberField("frameBytes", f.frameBytes());
+        g.writeNumberField("rframeBytes", b.frameBytes());
+        g.writeNumberField("tcpFlags", f.tcpFlags());
+        g.writeNumberField("rtcpFlags", b.tcpFlags());
         if (r.rttMicros() != null) {
             g.writeNumberField("rttMicros", r.rttMicros());
         }
         if (r.dataRttMicros() != null) {
             g.writeNumberField("dataRttMicros", r.dataRttMicros());
         }
-        if (r.l7() != null) {
-            g.writeStringField("l7", r.l7());
+        String l7 = r.l7WireName();
+        if (l7 != null) {
+            g.writeStringField("l7", l7);
         }
         if (r.sni() != null) {
             g.writeStringField("sni", r.sni());
         }
-        if (r.dbCalls() != 0) {
-            g.writeNumberField("dbCalls", r.dbCalls());
-            g.writeNumberField("dbCallMicros", r.dbCallMicros());
+        DbCalls db = r.db();
+        if (db.calls() != 0) {
+            g.writeNumberField("dbCalls", db.calls());
+            g.writeNumberField("dbCallMicros", db.micros());
             g.writeObjectFieldStart("dbCallHistogram");
-            for (var e : r.dbCallHistogram().toMap().entrySet()) {
-                g.writeNumberField(Integer.toString(e.getKey()), e.getValue());
+            for (var bucket : db.histogram().toMap().entrySet()) {
+                g.writeNumberField(Integer.toString(bucket.getKey()), bucket.getValue());
             }
             g.writeEndObject();
         }
@@ -220,9 +226,16 @@ public final class FlowRecordJson {
                 throw new FlowRecordFormatException("field \"dbCallHistogram\": " + dbCallHistogram.total()
                         + " calls in the buckets, but dbCalls is " + dbCalls);
             }
-            return new FlowRecord(schema, agent, iface, start, end, proto, src, srcPort, dst, dstPort,
-                    bytes, packets, rbytes, rpackets, frameBytes, rframeBytes, tcpFlags, rtcpFlags,
-                    rttMicros, l7, sni, isFinal, id, dataRttMicros, dbCalls, dbCallMicros, dbCallHistogram);
+            if (dbCalls == 0 && dbCallMicros != 0) {
+                // the writer leaves the DB call fields out without calls: this time would vanish on writing
+                throw new FlowRecordFormatException("field \"dbCallMicros\": " + dbCallMicros
+                        + " without calls (dbCalls is 0)");
+            }
+            return FlowRecord.builder().schema(schema).id(id).agent(agent).iface(iface).time(start, end)
+                    .endpoints(proto, src, srcPort, dst, dstPort)
+                    .forward(bytes, packets, frameBytes, tcpFlags).reverse(rbytes, rpackets, rframeBytes, rtcpFlags)
+                    .rttMicros(rttMicros).dataRttMicros(dataRttMicros).l7(l7).sni(sni)
+                    .db(dbCalls, dbCallMicros, dbCallHistogram).isFinal(isFinal).build();
         }
 
         /** {@code {"<bucket>": count, ...}} over {@link CallHistogram}'s buckets. */

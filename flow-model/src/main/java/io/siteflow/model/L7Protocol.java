@@ -5,7 +5,9 @@ import java.util.Locale;
 /**
  * Application protocols the capture agent recognises from the first payload bytes of a flow.
  * The {@link #wireName()} is what the flow record carries in {@code l7}; {@link #UNKNOWN} is never
- * written (the field is absent instead).
+ * written for a record without a detected protocol (the field is absent instead). A closed set: a name a newer
+ * agent writes that this version does not list reads as {@link #UNKNOWN}, and {@link FlowRecord#l7Text()} keeps
+ * the name itself so that it is written back unchanged.
  */
 public enum L7Protocol {
     ORACLE_TNS("oracle-tns"),

@@ -8,6 +8,7 @@ import io.siteflow.agent.publish.kafka.KafkaSinkConfig;
 import io.siteflow.agent.publish.kafka.PublishStats;
 import io.siteflow.model.Cidr;
 import io.siteflow.model.FlowRecord;
+import io.siteflow.model.L7Protocol;
 import io.siteflow.broker.EmbeddedKafkaBroker;
 import io.siteflow.kafka.topics.SiteflowTopics;
 import io.siteflow.kafka.topics.TopicAdmin;
@@ -75,9 +76,10 @@ class KafkaFlowSinkIT {
 
     /** Record n: from server n % 3 to the database in the remote site; ids 100000.. have equal lengths. */
     private static FlowRecord flow(int n) {
-        return new FlowRecord(FlowRecord.SCHEMA, "agent-it", "eth0", 1_764_000_000_000L, 1_764_000_000_100L, 6,
-                SERVERS.get(n % 3), 40000, "10.1.0.10", 1521, 1000, 10, 2000, 12, 1140, 2168, 0x1b, 0x1b, 6500L,
-                "oracle-tns", null, false, "run-" + (100_000 + n));
+        return FlowRecord.builder().id("run-" + (100_000 + n)).agent("agent-it").iface("eth0")
+                .time(1_764_000_000_000L, 1_764_000_000_100L).endpoints(6, SERVERS.get(n % 3), 40000, "10.1.0.10", 1521)
+                .forward(1000, 10, 1140, 0x1b).reverse(2000, 12, 2168, 0x1b).rttMicros(6500L)
+                .l7(L7Protocol.ORACLE_TNS).build();
     }
 
     @Test

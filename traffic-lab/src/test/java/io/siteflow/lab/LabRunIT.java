@@ -127,7 +127,7 @@ class LabRunIT {
         Map<Integer, String> m = new TreeMap<>();
         for (FlowRecord r : records) {
             int port = r.src().startsWith("10.2.") ? r.dstPort() : r.srcPort();
-            m.merge(port, r.l7() == null ? "unknown" : r.l7(), (a, b) -> a.equals("unknown") ? b : a);
+            m.merge(port, r.l7().wireName(), (a, b) -> a.equals("unknown") ? b : a);
         }
         return m;
     }

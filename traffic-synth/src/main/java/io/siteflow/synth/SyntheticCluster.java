@@ -1,6 +1,7 @@
 package io.siteflow.synth;
 
 import io.siteflow.model.FlowRecord;
+import io.siteflow.model.L7Protocol;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,9 +68,10 @@ public final class SyntheticCluster {
         boolean t3 = n % 5 == 4;
         long bytes = 1_000 + n % 97;
         long rbytes = 3_000 + n % 89;
-        return new FlowRecord(FlowRecord.SCHEMA, AGENT, "eth0", start, start + 50, 6, server,
-                (int) (40_000 + (n / 3) % 40), t3 ? "10.1.0.20" : "10.1.0.10", t3 ? 7001 : 1521, bytes, 3, rbytes, 4,
-                bytes + 42, rbytes + 56, 0x1b, 0x1b, null, t3 ? "t3" : "oracle-tns", null, false, id);
+        return FlowRecord.builder().id(id).agent(AGENT).iface("eth0").time(start, start + 50)
+                .endpoints(6, server, (int) (40_000 + (n / 3) % 40), t3 ? "10.1.0.20" : "10.1.0.10", t3 ? 7001 : 1521)
+                .forward(bytes, 3, bytes + 42, 0x1b).reverse(rbytes, 4, rbytes + 56, 0x1b)
+                .l7(t3 ? L7Protocol.T3 : L7Protocol.ORACLE_TNS).build();
     }
 
     /** Records 0..count-1, record n starting {@code n * stepMs} after {@link #T0}, ids {@code <prefix>-<n>}. */
@@ -89,8 +91,8 @@ public final class SyntheticCluster {
     public static List<FlowRecord> closers(long start, String idPrefix) {
         List<FlowRecord> out = new ArrayList<>();
         for (String server : SERVERS) {
-            out.add(new FlowRecord(FlowRecord.SCHEMA, AGENT, "eth0", start, start, 6, server, 39_999, "10.1.0.10",
-                    1521, 100, 1, 0, 0, 114, 0, 0x18, 0, null, null, null, false, idPrefix + "-close-" + server));
+            out.add(FlowRecord.builder().id(idPrefix + "-close-" + server).agent(AGENT).iface("eth0").time(start, start)
+                    .endpoints(6, server, 39_999, "10.1.0.10", 1521).forward(100, 1, 114, 0x18).build());
         }
         return out;
     }

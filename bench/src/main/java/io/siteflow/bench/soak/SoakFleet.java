@@ -1,6 +1,7 @@
 package io.siteflow.bench.soak;
 
 import io.siteflow.model.FlowRecord;
+import io.siteflow.model.L7Protocol;
 import io.siteflow.synth.SyntheticCluster;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -80,9 +81,10 @@ public final class SoakFleet {
         boolean t3 = seq % 20 == 19;
         long bytes = 1_000 + seq % 97;
         long rbytes = 3_000 + seq % 89;
-        return new FlowRecord(FlowRecord.SCHEMA, agentId(i), IFACE, endMs - 50, endMs, 6, servers[i],
-                (int) (40_000 + seq % POOL), t3 ? "10.1.0.20" : "10.1.0.10", t3 ? 7001 : 1521, bytes, 3, rbytes, 4,
-                bytes + 42, rbytes + 56, 0x1b, 0x1b, 6_500L + seq % 50, t3 ? "t3" : "oracle-tns", null, false,
-                agentId(i) + "-" + runId + "-" + seq);
+        return FlowRecord.builder().id(agentId(i) + "-" + runId + "-" + seq).agent(agentId(i)).iface(IFACE)
+                .time(endMs - 50, endMs)
+                .endpoints(6, servers[i], (int) (40_000 + seq % POOL), t3 ? "10.1.0.20" : "10.1.0.10", t3 ? 7001 : 1521)
+                .forward(bytes, 3, bytes + 42, 0x1b).reverse(rbytes, 4, rbytes + 56, 0x1b).rttMicros(6_500L + seq % 50)
+                .l7(t3 ? L7Protocol.T3 : L7Protocol.ORACLE_TNS).build();
     }
 }

@@ -64,7 +64,7 @@ class SoakFleetTest {
         assertThat(db.dst() + ":" + db.dstPort()).isEqualTo("10.1.0.10:1521");
         assertThat(db.totalBytes()).isEqualTo(4_000);
         assertThat(db.rttMicros()).isEqualTo(6_500L);
-        assertThat(t3.dst() + ":" + t3.dstPort() + " " + t3.l7()).isEqualTo("10.1.0.20:7001 t3");
+        assertThat(t3.dst() + ":" + t3.dstPort() + " " + t3.l7().wireName()).isEqualTo("10.1.0.20:7001 t3");
         assertThat(t3.totalBytes()).isEqualTo(1_000 + 19 + 3_000 + 19);
     }
 

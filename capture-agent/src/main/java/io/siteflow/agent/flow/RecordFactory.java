@@ -1,6 +1,8 @@
 package io.siteflow.agent.flow;
 
-import io.siteflow.model.CallHistogram;
+import io.siteflow.model.Counters;
+import io.siteflow.model.DbCalls;
+import io.siteflow.model.Endpoints;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.IpAddresses;
 
@@ -30,32 +32,31 @@ public final class RecordFactory {
         return counter;
     }
 
+    /**
+     * The record of slot {@code s}: side a and side b of the slot become src and dst, or dst and src when b
+     * initiated the flow.
+     *
+     * @param l7 the detected protocol's wire name, null when none
+     */
     FlowRecord build(FlowStore st, int s, boolean isFinal, String l7) {
+        Endpoints ab = new Endpoints(st.meta[s] & 0xFF, IpAddresses.format(st.aHi[s], st.aLo[s]), st.ports[s] >>> 16,
+                IpAddresses.format(st.bHi[s], st.bLo[s]), st.ports[s] & 0xFFFF);
+        Counters fromA = new Counters(st.abBytes[s], st.abPackets[s], st.abFrames[s], st.tcpFlags[s] & 0xFFFF);
+        Counters fromB = new Counters(st.baBytes[s], st.baPackets[s], st.baFrames[s], st.tcpFlags[s] >>> 16);
         boolean initB = (st.meta[s] & FlowStore.INITIATOR_B) != 0;
-        int portA = st.ports[s] >>> 16;
-        int portB = st.ports[s] & 0xFFFF;
-        String a = IpAddresses.format(st.aHi[s], st.aLo[s]);
-        String b = IpAddresses.format(st.bHi[s], st.bLo[s]);
         long startNs = st.recStart[s] != 0 ? st.recStart[s] : st.lastSeen[s];
-        long start = Math.floorDiv(startNs, 1_000_000L);
-        long end = Math.floorDiv(st.lastSeen[s], 1_000_000L);
-        Long rtt = st.rtt[s] >= 0 ? Long.valueOf(st.rtt[s]) : null;
-        Long dataRtt = st.dataRttMin[s] >= 0 ? Long.valueOf(st.dataRttMin[s]) : null;
-        int proto = st.meta[s] & 0xFF;
-        int flagsAb = st.tcpFlags[s] & 0xFFFF;
-        int flagsBa = st.tcpFlags[s] >>> 16;
-        String id = runId + "-" + (++counter);
         CallState c = st.calls[s];
-        long calls = c == null ? 0 : c.calls;
-        long callMicros = c == null ? 0 : c.micros;
-        CallHistogram hist = c == null ? CallHistogram.EMPTY : c.histogram();
-        if (!initB) {
-            return new FlowRecord(FlowRecord.SCHEMA, agent, iface, start, end, proto, a, portA, b, portB,
-                    st.abBytes[s], st.abPackets[s], st.baBytes[s], st.baPackets[s], st.abFrames[s], st.baFrames[s],
-                    flagsAb, flagsBa, rtt, l7, st.sni[s], isFinal, id, dataRtt, calls, callMicros, hist);
-        }
-        return new FlowRecord(FlowRecord.SCHEMA, agent, iface, start, end, proto, b, portB, a, portA,
-                st.baBytes[s], st.baPackets[s], st.abBytes[s], st.abPackets[s], st.baFrames[s], st.abFrames[s],
-                flagsBa, flagsAb, rtt, l7, st.sni[s], isFinal, id, dataRtt, calls, callMicros, hist);
+        return FlowRecord.builder().id(runId + "-" + (++counter)).agent(agent).iface(iface)
+                .time(Math.floorDiv(startNs, 1_000_000L), Math.floorDiv(st.lastSeen[s], 1_000_000L))
+                .endpoints(initB ? reversed(ab) : ab).forward(initB ? fromB : fromA).reverse(initB ? fromA : fromB)
+                .rttMicros(st.rtt[s] >= 0 ? Long.valueOf(st.rtt[s]) : null)
+                .dataRttMicros(st.dataRttMin[s] >= 0 ? Long.valueOf(st.dataRttMin[s]) : null)
+                .l7(l7).sni(st.sni[s])
+                .db(c == null ? DbCalls.NONE : new DbCalls(c.calls, c.micros, c.histogram()))
+                .isFinal(isFinal).build();
+    }
+
+    private static Endpoints reversed(Endpoints e) {
+        return new Endpoints(e.proto(), e.dst(), e.dstPort(), e.src(), e.srcPort());
     }
 }

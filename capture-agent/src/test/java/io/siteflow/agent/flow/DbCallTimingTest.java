@@ -8,6 +8,7 @@ import io.siteflow.agent.decode.PacketDecoder;
 import io.siteflow.agent.signature.SignatureL7Tracker;
 import io.siteflow.model.CallHistogram;
 import io.siteflow.model.FlowRecord;
+import io.siteflow.model.L7Protocol;
 import io.siteflow.synth.Endpoint;
 import io.siteflow.synth.Frames;
 import io.siteflow.synth.TnsPayloads;
@@ -88,7 +89,7 @@ class DbCallTimingTest {
 
         FlowRecord r = only();
 
-        assertThat(r.l7()).isEqualTo("oracle-tns");
+        assertThat(r.l7()).isEqualTo(L7Protocol.ORACLE_TNS);
         assertThat(r.dbCalls()).isEqualTo(1);
         assertThat(r.dbCallMicros()).isEqualTo(9_500);
         assertThat(r.dbCallHistogram()).isEqualTo(histogram(9_500));
@@ -176,7 +177,7 @@ class DbCallTimingTest {
         FlowRecord r = only();
 
         assertThat(r.src()).isEqualTo("10.2.0.20");
-        assertThat(r.l7()).isEqualTo("oracle-tns");
+        assertThat(r.l7()).isEqualTo(L7Protocol.ORACLE_TNS);
         assertThat(r.dbCalls()).isEqualTo(1);
         assertThat(r.dbCallMicros()).isEqualTo(9_000);
     }
@@ -193,7 +194,7 @@ class DbCallTimingTest {
         send(false, T0 + 9 * MS, "HTTP/1.1 200 OK\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         table.flushAll();
 
-        assertThat(records).extracting(FlowRecord::l7).containsExactly("oracle-tns", "http");
+        assertThat(records).extracting(FlowRecord::l7).containsExactly(L7Protocol.ORACLE_TNS, L7Protocol.HTTP);
         assertThat(records).extracting(FlowRecord::dbCalls).containsExactly(0L, 0L);
         assertThat(records).extracting(FlowRecord::dbCallHistogram)
                 .containsExactly(CallHistogram.EMPTY, CallHistogram.EMPTY);

@@ -56,7 +56,7 @@ class SignatureFlowTableTest {
 
     private static Set<String> l7(List<FlowRecord> records) {
         Set<String> names = new TreeSet<>();
-        records.forEach(r -> names.add(r.l7() + (r.sni() == null ? "" : " " + r.sni())));
+        records.forEach(r -> names.add(r.l7WireName() + (r.sni() == null ? "" : " " + r.sni())));
         return names;
     }
 

@@ -54,7 +54,7 @@ public final class PairAggregate {
         }
         if (c.category() != Category.DB && bytes > 0) {
             topFlows.add(new TopFlow(r.proto(), r.src(), r.srcPort(), r.dst(), r.dstPort(),
-                    r.l7() == null ? "" : r.l7(), c.category(), c.rule().name(), bytes));
+                    r.l7WireName() == null ? "" : r.l7WireName(), c.category(), c.rule().name(), bytes));
         }
     }
 

@@ -1,6 +1,8 @@
 package io.siteflow.rules.verdict;
 
+import io.siteflow.model.CallHistogram;
 import io.siteflow.model.FlowRecord;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Flow records for verdict tests. */
@@ -10,21 +12,18 @@ final class Records {
     private Records() {
     }
 
-    /** A TCP record from {@code src} to {@code dst}; {@code bytes} one way and {@code rbytes} back. */
+    /** A TCP record from {@code src} to {@code dst}; {@code bytes} one way and {@code rbytes} back; l7 a wire name. */
     static FlowRecord tcp(String src, int srcPort, String dst, int dstPort, long bytes, long rbytes, long start,
                           long end, Long rtt, String l7) {
-        return new FlowRecord(FlowRecord.SCHEMA, "agent-1", "test.pcap", start, end, 6, src, srcPort, dst, dstPort,
-                bytes, 10, rbytes, 10, bytes + 140, rbytes + 140, 0x18, 0x18, rtt, l7, null, false,
-                "run-1:" + IDS.incrementAndGet());
+        return FlowRecord.builder().id("run-1:" + IDS.incrementAndGet()).agent("agent-1").iface("test.pcap")
+                .time(start, end).endpoints(6, src, srcPort, dst, dstPort).forward(bytes, 10, bytes + 140, 0x18)
+                .reverse(rbytes, 10, rbytes + 140, 0x18).rttMicros(rtt).l7(l7).build();
     }
 
     /** {@code r} with {@code calls} DB calls of {@code micros} µs each. */
     static FlowRecord withCalls(FlowRecord r, long calls, long micros) {
-        return new FlowRecord(r.schema(), r.agent(), r.iface(), r.start(), r.end(), r.proto(), r.src(), r.srcPort(),
-                r.dst(), r.dstPort(), r.bytes(), r.packets(), r.rbytes(), r.rpackets(), r.frameBytes(), r.rframeBytes(),
-                r.tcpFlags(), r.rtcpFlags(), r.rttMicros(), r.l7(), r.sni(), r.isFinal(), r.id(), r.dataRttMicros(),
-                calls, calls * micros, io.siteflow.model.CallHistogram.of(
-                        java.util.Map.of(io.siteflow.model.CallHistogram.bucketOf(micros), calls)));
+        return r.toBuilder().db(calls, calls * micros, CallHistogram.of(Map.of(CallHistogram.bucketOf(micros), calls)))
+                .build();
     }
 
     static FlowRecord tcp(String src, int srcPort, String dst, int dstPort, long bytes, long rbytes, long start) {

@@ -27,8 +27,9 @@ class WhatIfTest {
     private static FlowRecord tcp(String src, String dst, int port, long bytes, Long rtt, long calls) {
         CallHistogram h = calls == 0 ? CallHistogram.EMPTY
                 : CallHistogram.of(Map.of(CallHistogram.bucketOf(9_500), calls));
-        return new FlowRecord(1, "a", "f", T0, T0 + 10_000, 6, src, 40000, dst, port, bytes, 1, bytes, 1, bytes,
-                bytes, 0x18, 0x18, rtt, null, null, false, "r-" + src + dst + port, null, calls, calls * 9_500, h);
+        return FlowRecord.builder().id("r-" + src + dst + port).agent("a").iface("f").time(T0, T0 + 10_000)
+                .endpoints(6, src, 40000, dst, port).forward(bytes, 1, bytes, 0x18).reverse(bytes, 1, bytes, 0x18)
+                .rttMicros(rtt).db(calls, calls * 9_500, h).build();
     }
 
     @Test

@@ -5,19 +5,21 @@ import io.siteflow.model.FlowRecord;
 
 /**
  * Builds flow records from fuzzer input: any text, nullable fields absent or present, numbers anywhere in the
- * ranges the reader accepts (DESIGN.md "Flow record": counters and times not negative, ports 0-65535, ...).
+ * ranges the reader accepts (DESIGN.md "Flow record": counters and times not negative, ports 0-65535, ...); any
+ * text as the {@code l7} name, listed or not.
  */
 final class FuzzRecords {
     private FuzzRecords() {
     }
 
     static FlowRecord record(FuzzedDataProvider in) {
-        return new FlowRecord(FlowRecord.SCHEMA, in.consumeString(24), in.consumeString(16), count(in), count(in),
-                in.consumeInt(0, 255), in.consumeString(40), port(in), in.consumeString(40), port(in),
-                count(in), count(in), count(in), count(in), count(in), count(in), flags(in), flags(in),
-                in.consumeBoolean() ? count(in) : null, in.consumeBoolean() ? in.consumeString(16) : null,
-                in.consumeBoolean() ? in.consumeString(64) : null, in.consumeBoolean(), in.consumeString(40),
-                in.consumeBoolean() ? count(in) : null);
+        return FlowRecord.builder().agent(in.consumeString(24)).iface(in.consumeString(16))
+                .time(count(in), count(in))
+                .endpoints(in.consumeInt(0, 255), in.consumeString(40), port(in), in.consumeString(40), port(in))
+                .forward(count(in), count(in), count(in), flags(in)).reverse(count(in), count(in), count(in), flags(in))
+                .rttMicros(in.consumeBoolean() ? count(in) : null).l7(in.consumeBoolean() ? in.consumeString(16) : null)
+                .sni(in.consumeBoolean() ? in.consumeString(64) : null).isFinal(in.consumeBoolean())
+                .id(in.consumeString(40)).dataRttMicros(in.consumeBoolean() ? count(in) : null).build();
     }
 
     private static long count(FuzzedDataProvider in) {

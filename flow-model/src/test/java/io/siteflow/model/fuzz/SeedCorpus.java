@@ -2,6 +2,7 @@ package io.siteflow.model.fuzz;
 
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
+import io.siteflow.model.L7Protocol;
 import io.siteflow.model.wire.Heartbeat;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,14 +17,17 @@ import java.util.List;
 public final class SeedCorpus {
     /** A TCP database flow with RTTs, a UDP flow without, a TLS flow with a server name over IPv6. */
     public static final List<FlowRecord> RECORDS = List.of(
-            new FlowRecord(1, "wls3", "ens3", 1_764_000_000_000L, 1_764_000_010_000L, 6, "10.2.0.20", 40112,
-                    "10.1.0.10", 1521, 9_312_000, 7000, 120_000, 3000, 9_802_000, 318_000, 0x1B, 0x1B, 6500L,
-                    "oracle-tns", null, false, "run1-17", 6510L),
-            new FlowRecord(1, "edge-r1", "ens4", 1_764_000_000_000L, 1_764_000_000_004L, 17, "10.2.0.21", 53011,
-                    "10.1.0.2", 53, 61, 1, 77, 1, 75, 91, 0, 0, null, null, null, true, "run2-1", null),
-            new FlowRecord(1, "wls4", "ens3", 1_764_000_000_000L, 1_764_000_030_000L, 6, "fd00:2::21", 51000,
-                    "fd00:1::11", 443, 4000, 12, 90_000, 70, 4960, 95_600, 0x1F, 0x1B, 6600L, "tls",
-                    "soa.region1.example", true, "run3-99", null));
+            FlowRecord.builder().id("run1-17").agent("wls3").iface("ens3").time(1_764_000_000_000L, 1_764_000_010_000L)
+                    .endpoints(6, "10.2.0.20", 40112, "10.1.0.10", 1521).forward(9_312_000, 7000, 9_802_000, 0x1B)
+                    .reverse(120_000, 3000, 318_000, 0x1B).rttMicros(6500L).dataRttMicros(6510L)
+                    .l7(L7Protocol.ORACLE_TNS).build(),
+            FlowRecord.builder().id("run2-1").agent("edge-r1").iface("ens4").time(1_764_000_000_000L, 1_764_000_000_004L)
+                    .endpoints(17, "10.2.0.21", 53011, "10.1.0.2", 53).forward(61, 1, 75, 0).reverse(77, 1, 91, 0)
+                    .isFinal(true).build(),
+            FlowRecord.builder().id("run3-99").agent("wls4").iface("ens3").time(1_764_000_000_000L, 1_764_000_030_000L)
+                    .endpoints(6, "fd00:2::21", 51000, "fd00:1::11", 443).forward(4000, 12, 4960, 0x1F)
+                    .reverse(90_000, 70, 95_600, 0x1B).rttMicros(6600L).l7(L7Protocol.TLS).sni("soa.region1.example")
+                    .isFinal(true).build());
 
     private SeedCorpus() {
     }

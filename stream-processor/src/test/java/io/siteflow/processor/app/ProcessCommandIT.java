@@ -245,8 +245,8 @@ class ProcessCommandIT {
     }
 
     private static FlowRecord record(String id, long start, int port, long bytes) {
-        return new FlowRecord(1, "edge-b", "eth0", start, start, 6, "10.2.0.20", 40000, "10.1.0.10", port, bytes, 1,
-                0, 0, bytes, 0, 0x18, 0, null, null, null, false, id);
+        return FlowRecord.builder().id(id).agent("edge-b").iface("eth0").time(start, start)
+                .endpoints(6, "10.2.0.20", 40000, "10.1.0.10", port).forward(bytes, 1, bytes, 0x18).build();
     }
 
     private static void send(KafkaProducer<byte[], byte[]> p, FlowRecord r) throws Exception {

@@ -101,7 +101,8 @@ final class Flows {
         io.siteflow.model.CallHistogram h = calls == 0 ? io.siteflow.model.CallHistogram.EMPTY
                 : io.siteflow.model.CallHistogram.of(java.util.Map.of(io.siteflow.model.CallHistogram.bucketOf(callMicros),
                         calls));
-        return new FlowRecord(1, agent, "eth0", start, end, 6, src, srcPort, dst, dstPort, bytes, 1, rbytes, 1,
-                bytes, rbytes, 0x18, 0x18, rtt, null, null, false, i, null, calls, calls * callMicros, h);
+        return FlowRecord.builder().id(i).agent(agent).iface("eth0").time(start, end)
+                .endpoints(6, src, srcPort, dst, dstPort).forward(bytes, 1, bytes, 0x18).reverse(rbytes, 1, rbytes, 0x18)
+                .rttMicros(rtt).db(calls, calls * callMicros, h).build();
     }
 }

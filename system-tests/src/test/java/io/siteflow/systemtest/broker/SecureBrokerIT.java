@@ -109,8 +109,9 @@ class SecureBrokerIT {
                         .orElse(false));
                 assertThat(exit).as("exit early: %s", err).isNotDone();
                 try (KafkaProducer<byte[], byte[]> agent = producer(bootstrap, "agent", agentPassword)) {
-                    FlowRecord later = new FlowRecord(1, "edge-b", "eth0", T0 + 70_000, T0 + 70_000, 6, "10.2.0.20",
-                            40001, "10.1.0.10", 1521, 100, 1, 0, 0, 100, 0, 0x18, 0, null, null, null, false, "s-2");
+                    FlowRecord later = FlowRecord.builder().id("s-2").agent("edge-b").iface("eth0")
+                            .time(T0 + 70_000, T0 + 70_000).endpoints(6, "10.2.0.20", 40001, "10.1.0.10", 1521)
+                            .forward(100, 1, 100, 0x18).build();
                     agent.send(new ProducerRecord<>(Topics.FLOWS, bytes("10.2.0.20"), FlowRecordJson.toBytes(later)))
                             .get(60, TimeUnit.SECONDS);
                 }
@@ -181,8 +182,8 @@ class SecureBrokerIT {
     }
 
     private static FlowRecord record() {
-        return new FlowRecord(1, "edge-b", "eth0", T0, T0, 6, "10.2.0.20", 40000, "10.1.0.10", 1521, 9_500, 1, 0, 0,
-                9_500, 0, 0x18, 0, null, null, null, false, "s-1");
+        return FlowRecord.builder().id("s-1").agent("edge-b").iface("eth0").time(T0, T0)
+                .endpoints(6, "10.2.0.20", 40000, "10.1.0.10", 1521).forward(9_500, 1, 9_500, 0x18).build();
     }
 
     private static byte[] bytes(String s) {

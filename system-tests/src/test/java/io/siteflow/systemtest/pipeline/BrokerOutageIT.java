@@ -107,9 +107,9 @@ class BrokerOutageIT {
 
                 long last = records.stream().mapToLong(FlowRecord::start).max().orElseThrow();
                 long closeAt = last + 60_000 + 10_000;
-                List<FlowRecord> closers = List.of(new FlowRecord(FlowRecord.SCHEMA, "edge-a", NetnsLab.IF_A, closeAt,
-                        closeAt, 6, lab.addressA(), 39_999, lab.addressB(), 1521, 100, 1, 0, 0, 114, 0, 0x18, 0,
-                        null, null, null, false, "closer"));
+                List<FlowRecord> closers = List.of(FlowRecord.builder().id("closer").agent("edge-a")
+                        .iface(NetnsLab.IF_A).time(closeAt, closeAt)
+                        .endpoints(6, lab.addressA(), 39_999, lab.addressB(), 1521).forward(100, 1, 114, 0x18).build());
                 Topics.send(bootstrap, closers);
                 List<Verdict> windows = Offline.closedBefore(expected, closeAt);
                 assertThat(Offline.json(Topics.windowVerdicts(bootstrap, windows.size())))

@@ -152,8 +152,8 @@ class ReplayMatchesAuditIT {
         long at = lastStart + 60_000 + 60_000 + grace.toMillis();
         List<FlowRecord> out = new ArrayList<>();
         for (String server : AUDITED) {
-            out.add(new FlowRecord(FlowRecord.SCHEMA, "edge-b", "eth0", at, at, 6, server, 39_999, "10.1.0.10", 1521,
-                    100, 1, 0, 0, 114, 0, 0x18, 0, null, null, null, false, "closer-" + server));
+            out.add(FlowRecord.builder().id("closer-" + server).agent("edge-b").iface("eth0").time(at, at)
+                    .endpoints(6, server, 39_999, "10.1.0.10", 1521).forward(100, 1, 114, 0x18).build());
         }
         return out;
     }

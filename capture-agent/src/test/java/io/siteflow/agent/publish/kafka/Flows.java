@@ -1,6 +1,7 @@
 package io.siteflow.agent.publish.kafka;
 
 import io.siteflow.model.FlowRecord;
+import io.siteflow.model.L7Protocol;
 
 /** Flow records for publisher tests. */
 final class Flows {
@@ -8,8 +9,9 @@ final class Flows {
     }
 
     static FlowRecord flow(int n, String src, String dst) {
-        return new FlowRecord(FlowRecord.SCHEMA, "agent-1", "eth0", 1_764_000_000_000L + n, 1_764_000_000_500L + n,
-                6, src, 40000 + n, dst, 1521, 1000 + n, 10, 2000, 12, 1140 + n, 2168, 0x1b, 0x1b, 6500L,
-                "oracle-tns", null, false, "run1-" + n);
+        return FlowRecord.builder().id("run1-" + n).agent("agent-1").iface("eth0")
+                .time(1_764_000_000_000L + n, 1_764_000_000_500L + n).endpoints(6, src, 40000 + n, dst, 1521)
+                .forward(1000 + n, 10, 1140 + n, 0x1b).reverse(2000, 12, 2168, 0x1b).rttMicros(6500L)
+                .l7(L7Protocol.ORACLE_TNS).build();
     }
 }
