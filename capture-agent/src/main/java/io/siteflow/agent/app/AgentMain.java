@@ -14,7 +14,8 @@ public final class AgentMain {
 
     /**
      * A picocli command line with siteflow's exit codes (64 for usage errors) and options that take their value
-     * after a space or an {@code =} ({@code --json FILE}, {@code --json=FILE}), shown with a space in the help.
+     * after a space or an {@code =} ({@code -F CIDR}, {@code -F=CIDR}), shown with a space in the help; an optional
+     * value only after {@code =} ({@code --json[=FILE]}, {@link AttachedValueOnly}).
      */
     public static CommandLine commandLine(Object command) {
         CommandLine cl = new CommandLine(command);
