@@ -2,12 +2,12 @@ package io.siteflow.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.siteflow.agent.publish.kafka.FlowKeys;
 import io.siteflow.agent.publish.kafka.KafkaFlowSink;
 import io.siteflow.agent.publish.kafka.KafkaSinkConfig;
 import io.siteflow.agent.publish.kafka.PublishStats;
 import io.siteflow.model.Cidr;
 import io.siteflow.model.FlowRecord;
+import io.siteflow.model.wire.FlowKeys;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;
 import io.siteflow.processor.broker.SiteflowTopics;
 import io.siteflow.processor.broker.TopicAdmin;
