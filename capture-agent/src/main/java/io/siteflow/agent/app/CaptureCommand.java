@@ -142,11 +142,12 @@ public final class CaptureCommand implements Callable<Integer> {
 
     @Option(names = "--snaplen", paramLabel = "BYTES", defaultValue = "" + CaptureOptionsBuilder.DEFAULT_SNAPLEN,
             description = "Live: bytes captured per packet (headers plus the first payload bytes for protocol "
-                    + "signatures). Default: ${DEFAULT-VALUE}.")
+                    + "signatures), " + CaptureOptionsBuilder.SNAPLEN_RANGE + ". Default: ${DEFAULT-VALUE}.")
     int snaplen;
 
     @Option(names = "--buffer-mb", paramLabel = "MB", defaultValue = "" + CaptureOptionsBuilder.DEFAULT_BUFFER_MB,
-            description = "Live: kernel capture buffer in MiB. Default: ${DEFAULT-VALUE}.")
+            description = "Live: kernel capture buffer in MiB, " + CaptureOptionsBuilder.BUFFER_MB_RANGE
+                    + ". Default: ${DEFAULT-VALUE}.")
     int bufferMb;
 
     @Option(names = "--workers", paramLabel = "N", defaultValue = "" + CaptureOptionsBuilder.DEFAULT_WORKERS,

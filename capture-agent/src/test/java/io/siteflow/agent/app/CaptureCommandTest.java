@@ -266,7 +266,10 @@ class CaptureCommandTest {
                 .containsPattern("-N +No port-to-service names").containsPattern("-b +No bar graph")
                 .contains("report (--text, the default when no other output is asked for)");
         assertThat(r.out().replaceAll("\\s+", " ")).contains("-t, --text Print the iftop -t report at the end (and on "
-                + "Ctrl-C): the default output when neither --json nor --bootstrap is given; with them, add --text");
+                + "Ctrl-C): the default output when neither --json nor --bootstrap is given; with them, add --text")
+                .contains("--snaplen BYTES Live: bytes captured per packet (headers plus the first payload bytes for "
+                        + "protocol signatures), 64-262144. Default: 256.")
+                .contains("--buffer-mb MB Live: kernel capture buffer in MiB, 1-2047. Default: 64.");
     }
 
     private static byte[] concat(byte[]... parts) {
