@@ -34,12 +34,13 @@ record Sinks(FlowSink all, KafkaFlowSink kafka) implements AutoCloseable {
         KafkaFlowSink kafka = null;
         if (o.json() != null) {
             if ("-".equals(o.json())) {
-                sinks.add(new JsonLinesSink(out, false));
+                sinks.add(new JsonLinesSink(out, false, "standard output"));
             } else {
                 try {
-                    sinks.add(new JsonLinesSink(Files.newBufferedWriter(Path.of(o.json()), StandardCharsets.UTF_8), true));
+                    sinks.add(new JsonLinesSink(Files.newBufferedWriter(Path.of(o.json()), StandardCharsets.UTF_8), true,
+                            o.json()));
                 } catch (IOException e) {
-                    throw new UncheckedIOException("--json " + o.json() + ": " + e.getMessage(), e);
+                    throw new UncheckedIOException("--json=" + o.json() + ": " + e.getMessage(), e);
                 }
             }
         }
