@@ -2,7 +2,6 @@ package io.siteflow.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.siteflow.agent.publish.kafka.FlowKeys;
 import io.siteflow.agent.publish.kafka.KafkaFlowSink;
 import io.siteflow.agent.publish.kafka.KafkaSinkConfig;
 import io.siteflow.agent.publish.kafka.PublishStats;
@@ -12,6 +11,7 @@ import io.siteflow.model.L7Protocol;
 import io.siteflow.broker.EmbeddedKafkaBroker;
 import io.siteflow.kafka.topics.SiteflowTopics;
 import io.siteflow.kafka.topics.TopicAdmin;
+import io.siteflow.model.wire.FlowKeys;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.siteflow.agent.app;
 
+import io.siteflow.agent.publish.json.StandardOutput;
 import io.siteflow.model.cli.ExitCodes;
 import picocli.CommandLine;
 
@@ -14,10 +15,13 @@ public final class AgentMain {
 
     /**
      * A picocli command line with siteflow's exit codes (64 for usage errors) and options that take their value
-     * after a space or an {@code =} ({@code --json FILE}, {@code --json=FILE}), shown with a space in the help.
+     * after a space or an {@code =} ({@code -F CIDR}, {@code -F=CIDR}), shown with a space in the help; an optional
+     * value only after {@code =} ({@code --json[=FILE]}, {@link AttachedValueOnly}). Its standard output is a
+     * {@link StandardOutput}, so that a closed pipe or a full disk behind it is reported with its cause.
      */
     public static CommandLine commandLine(Object command) {
         CommandLine cl = new CommandLine(command);
+        cl.setOut(StandardOutput.open()); // a failed write to it is an error with its cause, never swallowed
         cl.setSeparator("=");
         cl.setHelpFactory(SpacedHelp::new);
         cl.setParameterExceptionHandler((ex, args) -> {

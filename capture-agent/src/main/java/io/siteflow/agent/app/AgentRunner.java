@@ -3,14 +3,15 @@ package io.siteflow.agent.app;
 import io.siteflow.agent.capture.CaptureException;
 import io.siteflow.agent.capture.CaptureFailure;
 import io.siteflow.agent.capture.CaptureFileException;
-import io.siteflow.agent.capture.PacketSource;
 import io.siteflow.agent.config.CaptureOptions;
+import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.agent.flow.RemoteSiteFilter;
 import io.siteflow.agent.metrics.AgentMetrics;
 import io.siteflow.agent.pipeline.Pipeline;
 import io.siteflow.agent.publish.kafka.KafkaFlowSink;
 import io.siteflow.agent.report.TextReport;
+import io.siteflow.agent.source.FlowSource;
 import io.siteflow.model.cli.ExitCodes;
 import java.io.PrintWriter;
 import java.util.List;
@@ -20,8 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one capture: opens the source, wires it into the sinks with {@link Pipeline}, stops on end of file,
- * {@code -s} seconds or SIGINT/SIGTERM, then flushes every flow, prints the report and the summary.
+ * Runs one capture: opens the source ({@link FlowSource}, chosen in {@code Sources}), gives its records to the sinks,
+ * stops on end of file, {@code -s} seconds or SIGINT/SIGTERM, then flushes every flow, prints the report and the
+ * summary. A source that fails (a worker whose sink failed included) ends the run with exit code 1 and the cause.
  * Nothing is lost on a clean stop: the shutdown hook waits until the flows are flushed. With Kafka, the sink is
  * closed before its counters are printed, and a run that ends with records lost (dropped or refused) or still in
  * the spool exits 1 and says how many, why the broker could not be used, and where the spool is.
@@ -34,8 +36,7 @@ public final class AgentRunner {
     private final PrintWriter err;
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean signalled;
-    private volatile PacketSource running;
-    private volatile Pipeline wired;
+    private volatile FlowSource running;
     private volatile int exitCode;
 
     public AgentRunner(CaptureOptions options, PrintWriter out, PrintWriter err) {
@@ -47,9 +48,16 @@ public final class AgentRunner {
     /** Runs to completion and returns the exit code. */
     public int run() {
         LOG.info("capture: {}", options.describe());
-        PacketSource source;
+        RemoteSiteFilter filter = new RemoteSiteFilter(options.remoteCidrs());
+        String runId = options.timely() ? AgentIds.forLive(options.agent()) : AgentIds.forFile(options.agent(), options.file());
+        TextReport report = options.text()
+                ? new TextReport(filter, options.ports(), options.order(), options.bytes()) : null;
+        FlowTableConfig cfg = new FlowTableConfig(options.maxFlows(), options.activeTimeout(),
+                options.idleTimeout(), FlowTableConfig.DEFAULTS.closeLinger());
+        FlowSource source;
         try {
-            source = Sources.open(options);
+            source = Sources.open(options, new Pipeline.Settings(options.agent(), runId, cfg, filter, report,
+                    options.sni()));
         } catch (CaptureFileException e) {
             err.println("siteflow capture: " + e.getMessage());
             return ExitCodes.INPUT;
@@ -57,6 +65,15 @@ public final class AgentRunner {
             err.println("siteflow capture: " + e.getMessage());
             return ExitCodes.FAILURE;
         }
+        return run(source, report);
+    }
+
+    /**
+     * Runs {@code source} (opened for these options; closed here) to completion into the sinks the options ask for,
+     * printing {@code report} (or null) at the end; returns the exit code. The seam's one user:
+     * every kind of source runs through here.
+     */
+    int run(FlowSource source, TextReport report) {
         if (options.live()) {
             err.println("capturing on " + options.iface());
             err.flush();
@@ -64,7 +81,7 @@ public final class AgentRunner {
         running = source;
         Thread hook = new Thread(() -> onSignal(source), "siteflow-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        int code = runWith(source);
+        int code = runWith(source, report);
         if (signalled) {
             exitCode = code;
             finished.countDown();
@@ -76,7 +93,7 @@ public final class AgentRunner {
 
     /** Asks a running capture to stop as SIGTERM would (flush, report, exit code 0); safe from any thread. */
     public void stop() {
-        PacketSource s = running;
+        FlowSource s = running;
         if (s != null) {
             s.stop();
         }
@@ -84,21 +101,17 @@ public final class AgentRunner {
 
     /** Packets the source delivered so far (0 before it opened); safe from any thread. */
     public long received() {
-        PacketSource s = running;
+        FlowSource s = running;
         return s == null ? 0 : s.stats().received();
     }
 
     /** Live packets the agent dropped because aggregation fell behind the capture (0 for files). */
     public long agentDrops() {
-        Pipeline p = wired;
-        return p == null ? 0 : p.agentDrops();
+        FlowSource s = running;
+        return s == null ? 0 : s.readings().agentDrops();
     }
 
-    private int runWith(PacketSource source) {
-        RemoteSiteFilter filter = new RemoteSiteFilter(options.remoteCidrs());
-        String runId = options.timely() ? AgentIds.forLive(options.agent()) : AgentIds.forFile(options.agent(), options.file());
-        TextReport report = options.text()
-                ? new TextReport(filter, options.ports(), options.order(), options.bytes()) : null;
+    private int runWith(FlowSource source, TextReport report) {
         long started = ReportClock.nowNanos();
         long stopAt = options.timely() && options.seconds() != null
                 ? ReportClock.stopAt(started, options.seconds()) : Long.MAX_VALUE;
@@ -106,27 +119,22 @@ public final class AgentRunner {
             report.begin(started);
             report.endAt(stopAt);
         }
-        FlowTableConfig cfg = new FlowTableConfig(options.maxFlows(), options.activeTimeout(),
-                options.idleTimeout(), FlowTableConfig.DEFAULTS.closeLinger());
         List<String> problems;
         KafkaFlowSink kafka;
         try (Sinks sinks = Sinks.open(options, out)) {
             kafka = sinks.kafka();
-            Pipeline pipeline = Pipeline.wire(source.name(),
-                    new Pipeline.Settings(options.agent(), runId, cfg, filter, report, options.sni()), sinks.all(),
-                    source.workers());
-            wired = pipeline;
-            try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), options.metricsBind(), pipeline,
-                    source);
-                    AutoCloseable heartbeats = Heartbeats.start(sinks.kafka(), options, source, pipeline, metrics)) {
-                capture(source, pipeline, stopAt);
+            try (AgentMetrics metrics = AgentMetrics.start(options.metricsPort(), options.metricsBind(),
+                    source.readings(), source);
+                    AutoCloseable heartbeats = Heartbeats.start(sinks.kafka(), options, source, source.readings(),
+                            metrics)) {
+                capture(source, sinks.all(), stopAt);
             }
             if (report != null) {
                 long now = options.live() ? Math.min(stopAt, ReportClock.nowNanos()) : report.lastPacketNanos();
                 report.print(out, source.name(), options.lines(), now);
             }
-            Summary.print(err, source, pipeline);
-            problems = pipeline.problems();
+            Summary.print(err, source, source.readings());
+            problems = source.problems();
         } catch (Exception e) {
             err.println("siteflow capture: " + e.getMessage());
             LOG.debug("capture failed", e);
@@ -140,7 +148,7 @@ public final class AgentRunner {
         return lost ? ExitCodes.FAILURE : problems.isEmpty() ? ExitCodes.OK : ExitCodes.INPUT;
     }
 
-    private void capture(PacketSource source, Pipeline pipeline, long stopAt) {
+    private void capture(FlowSource source, FlowSink sink, long stopAt) {
         Thread timer = null;
         if (stopAt != Long.MAX_VALUE) {
             timer = new Thread(() -> {
@@ -155,7 +163,7 @@ public final class AgentRunner {
             timer.start();
         }
         try {
-            pipeline.run(source, options.timely());
+            source.run(sink);
         } catch (CaptureException e) {
             throw new IllegalStateException(e.getMessage(), e);
         } finally {
@@ -165,7 +173,7 @@ public final class AgentRunner {
         }
     }
 
-    private void onSignal(PacketSource source) {
+    private void onSignal(FlowSource source) {
         signalled = true;
         source.stop();
         try {

@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
             "Capture packets from an interface (-i) or read a capture file (-r), keep those",
             "between the local site and the remote-site CIDRs (-F, like iftop -F), aggregate",
             "them into flow records and publish them: as JSON lines (--json), as an iftop -t",
-            "style report (--text, the default) and/or to Kafka (--bootstrap).",
+            "style report (--text, the default when no other output is asked for) and/or to",
+            "Kafka (--bootstrap).",
             "",
             "Examples:",
             "  siteflow capture -r capture.pcap --json > flows.jsonl",
@@ -90,10 +91,13 @@ public final class CaptureCommand implements Callable<Integer> {
     long spoolMaxMb;
 
     @Option(names = "--json", arity = "0..1", fallbackValue = "-", paramLabel = "FILE",
-            description = "Write flow records as JSON lines to standard output, or to FILE (--json FILE).")
+            preprocessor = AttachedValueOnly.class,
+            description = "Write flow records as JSON lines to standard output, or to FILE (--json=FILE; the file "
+                    + "only after '=', so that --json never takes the next argument).")
     String json;
 
-    @Option(names = {"-t", "--text"}, description = "Print the iftop -t report at the end (and on Ctrl-C), with "
+    @Option(names = {"-t", "--text"}, description = "Print the iftop -t report at the end (and on Ctrl-C): the "
+            + "default output when neither --json nor --bootstrap is given; with them, add --text to get it too. With "
             + "iftop 1.0pre4's numbers: rates over the last 2, 10 and 40 s from the 2-second slots that have ended "
             + "(the one still filling is left out), each divided by the time seen while less than its span; see "
             + "capture-agent/docs/report.md.")
@@ -130,11 +134,12 @@ public final class CaptureCommand implements Callable<Integer> {
 
     @Option(names = "--snaplen", paramLabel = "BYTES", defaultValue = "" + CaptureOptionsBuilder.DEFAULT_SNAPLEN,
             description = "Live: bytes captured per packet (headers plus the first payload bytes for protocol "
-                    + "signatures). Default: ${DEFAULT-VALUE}.")
+                    + "signatures), " + CaptureOptionsBuilder.SNAPLEN_RANGE + ". Default: ${DEFAULT-VALUE}.")
     int snaplen;
 
     @Option(names = "--buffer-mb", paramLabel = "MB", defaultValue = "" + CaptureOptionsBuilder.DEFAULT_BUFFER_MB,
-            description = "Live: kernel capture buffer in MiB. Default: ${DEFAULT-VALUE}.")
+            description = "Live: kernel capture buffer in MiB, " + CaptureOptionsBuilder.BUFFER_MB_RANGE
+                    + ". Default: ${DEFAULT-VALUE}.")
     int bufferMb;
 
     @Option(names = "--workers", paramLabel = "N", defaultValue = "" + CaptureOptionsBuilder.DEFAULT_WORKERS,

@@ -7,6 +7,7 @@ import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.agent.flow.RemoteSiteFilter;
 import io.siteflow.agent.metrics.DecodeCounters;
+import io.siteflow.agent.pipeline.PacketFlows;
 import io.siteflow.agent.pipeline.Pipeline;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,8 +15,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Reads a capture file through the agent's {@link Pipeline} (decode → filter → flow table) into a sink, on the
- * calling thread: what {@code siteflow audit} and tests use to turn a file into flow records exactly as
+ * Reads a capture file through the agent's packet source ({@link PacketFlows}: decode → filter → flow table) into a
+ * sink, on the calling thread: what {@code siteflow audit} and tests use to turn a file into flow records exactly as
  * {@code siteflow capture -r} does.
  */
 public final class FileReplay {
@@ -76,10 +77,11 @@ public final class FileReplay {
             problems.add(e.getMessage());
             return new Result(problems, new DecodeCounters(), 0, 0, 0);
         }
-        Pipeline pipeline = Pipeline.wire(reader.name(),
-                new Pipeline.Settings(agent, AgentIds.forFile(agent, file), config, filter, null), sink);
-        try (reader) {
-            pipeline.run(reader, false);
+        PacketFlows flows = new PacketFlows(reader,
+                new Pipeline.Settings(agent, AgentIds.forFile(agent, file), config, filter, null), false);
+        Pipeline pipeline = flows.pipeline();
+        try (flows) {
+            flows.run(sink);
         } catch (CaptureException e) {
             throw new IllegalStateException(e.getMessage(), e); // a file reader throws CaptureFileException only
         }

@@ -2,13 +2,12 @@ package io.siteflow.agent.app;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.siteflow.agent.capture.CaptureStats;
-import io.siteflow.agent.capture.PacketSource;
+import io.siteflow.agent.capture.SourceCounters;
 import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.agent.decode.DecodeStatus;
 import io.siteflow.agent.metrics.AgentMetrics;
 import io.siteflow.agent.metrics.CaptureReadings;
 import io.siteflow.agent.metrics.DecodeCounters;
-import io.siteflow.agent.pipeline.Pipeline;
 import io.siteflow.agent.publish.kafka.HeartbeatPublisher;
 import io.siteflow.agent.publish.kafka.KafkaFlowSink;
 import io.siteflow.agent.publish.kafka.PublishStats;
@@ -24,8 +23,8 @@ final class Heartbeats {
     private Heartbeats() {
     }
 
-    static AutoCloseable start(KafkaFlowSink kafka, CaptureOptions o, PacketSource source, Pipeline pipeline,
-            AgentMetrics metrics) {
+    static AutoCloseable start(KafkaFlowSink kafka, CaptureOptions o, SourceCounters source,
+            CaptureReadings readings, AgentMetrics metrics) {
         if (kafka == null) {
             return () -> { };
         }
@@ -35,8 +34,8 @@ final class Heartbeats {
         FunctionCounter.builder("siteflow.agent.kafka.dropped", kafka, k -> k.stats().dropped())
                 .register(metrics.registry());
         return HeartbeatPublisher.on(kafka, HeartbeatPublisher.DEFAULT_INTERVAL, () -> heartbeat(o.agent(),
-                source.name(), System.currentTimeMillis(), source.stats(), pipeline.counters(), kafka.stats(),
-                workers(source.workerStats(), pipeline)));
+                source.name(), System.currentTimeMillis(), source.stats(), readings.counters(), kafka.stats(),
+                workers(source.workerStats(), readings)));
     }
 
     /** Each worker's packet counters for the heartbeat; empty for a capture with one worker. */

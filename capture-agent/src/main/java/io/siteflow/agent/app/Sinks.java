@@ -4,9 +4,9 @@ import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.agent.publish.FanOutSink;
 import io.siteflow.agent.publish.json.JsonLinesSink;
-import io.siteflow.agent.publish.kafka.FlowKeys;
 import io.siteflow.agent.publish.kafka.KafkaFlowSink;
 import io.siteflow.agent.publish.kafka.KafkaSinkConfig;
+import io.siteflow.model.wire.FlowKeys;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -34,12 +34,13 @@ record Sinks(FlowSink all, KafkaFlowSink kafka) implements AutoCloseable {
         KafkaFlowSink kafka = null;
         if (o.json() != null) {
             if ("-".equals(o.json())) {
-                sinks.add(new JsonLinesSink(out, false));
+                sinks.add(new JsonLinesSink(out, false, "standard output"));
             } else {
                 try {
-                    sinks.add(new JsonLinesSink(Files.newBufferedWriter(Path.of(o.json()), StandardCharsets.UTF_8), true));
+                    sinks.add(new JsonLinesSink(Files.newBufferedWriter(Path.of(o.json()), StandardCharsets.UTF_8), true,
+                            o.json()));
                 } catch (IOException e) {
-                    throw new UncheckedIOException("--json " + o.json() + ": " + e.getMessage(), e);
+                    throw new UncheckedIOException("--json=" + o.json() + ": " + e.getMessage(), e);
                 }
             }
         }

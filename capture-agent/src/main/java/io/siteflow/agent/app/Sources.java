@@ -9,13 +9,25 @@ import io.siteflow.agent.capture.live.BpfFilters;
 import io.siteflow.agent.capture.live.FanoutCapture;
 import io.siteflow.agent.capture.live.LiveCapture;
 import io.siteflow.agent.config.CaptureOptions;
+import io.siteflow.agent.pipeline.PacketFlows;
+import io.siteflow.agent.pipeline.Pipeline;
+import io.siteflow.agent.source.FlowSource;
 
-/** Opens the packet source the options name. */
+/**
+ * Opens the source the options name, as a {@link FlowSource}: the one line where a kind of source is chosen. A
+ * capture file ({@code -r}, read on this thread; {@code --realtime} paced and handed off like live capture) and a
+ * live interface ({@code -i}, one handle or a {@code --workers} fan-out group) go through the packet pipeline
+ * ({@link PacketFlows}); a source that delivers flows (in-kernel aggregation, flow exports) is opened here too.
+ */
 final class Sources {
     private Sources() {
     }
 
-    static PacketSource open(CaptureOptions o) throws CaptureFileException, CaptureFailure {
+    static FlowSource open(CaptureOptions o, Pipeline.Settings settings) throws CaptureFileException, CaptureFailure {
+        return new PacketFlows(packets(o), settings, o.timely());
+    }
+
+    private static PacketSource packets(CaptureOptions o) throws CaptureFileException, CaptureFailure {
         if (!o.live()) {
             return o.realtime() ? PacedReplay.open(o.file(), o.loop()) : CaptureFileReader.open(o.file());
         }

@@ -10,8 +10,9 @@ import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * Usage help that writes an option's value after a space ({@code --json [FILE]}, {@code -F CIDR}) while the
- * parser's separator is {@code =}, so that both {@code --json FILE} and {@code --json=FILE} are accepted.
+ * Usage help that writes an option's value after a space ({@code -F CIDR}) while the parser's separator is
+ * {@code =}, so that both {@code -F CIDR} and {@code -F=CIDR} are accepted. An option whose optional value is taken
+ * only after {@code =} ({@link AttachedValueOnly}) keeps the sign: {@code --json[=FILE]}.
  */
 final class SpacedHelp extends Help {
     /** {@code -i=IFACE} in a synopsis (picocli writes option groups without the label renderer). */
@@ -39,7 +40,8 @@ final class SpacedHelp extends Help {
             public Ansi.Text renderParameterLabel(ArgSpec arg, Ansi ansi, List<Ansi.IStyle> styles) {
                 Ansi.Text t = equalsSign.renderParameterLabel(arg, ansi, styles);
                 String plain = t.plainString();
-                if (!arg.isOption() || !plain.startsWith("=") && !plain.startsWith("[=")) {
+                if (!arg.isOption() || !plain.startsWith("=") && !plain.startsWith("[=")
+                        || arg.preprocessor() instanceof AttachedValueOnly) {
                     return t;
                 }
                 return ansi.apply(plain.startsWith("=") ? " " + plain.substring(1) : " [" + plain.substring(2), styles);

@@ -1,10 +1,10 @@
 package io.siteflow.agent.app;
 
 import io.siteflow.agent.capture.CaptureStats;
-import io.siteflow.agent.capture.PacketSource;
+import io.siteflow.agent.capture.SourceCounters;
 import io.siteflow.agent.decode.DecodeStatus;
+import io.siteflow.agent.metrics.CaptureReadings;
 import io.siteflow.agent.metrics.DecodeCounters;
-import io.siteflow.agent.pipeline.Pipeline;
 import io.siteflow.agent.publish.kafka.KafkaFlowSink;
 import io.siteflow.agent.publish.kafka.PublishStats;
 import java.io.PrintWriter;
@@ -14,18 +14,18 @@ final class Summary {
     private Summary() {
     }
 
-    static void print(PrintWriter err, PacketSource source, Pipeline pipeline) {
-        DecodeCounters c = pipeline.counters();
+    static void print(PrintWriter err, SourceCounters source, CaptureReadings readings) {
+        DecodeCounters c = readings.counters();
         CaptureStats stats = source.stats();
         err.printf("%s: %d packets received, %d dropped by kernel, %d dropped by interface, %d dropped by the agent%n",
                 source.name(), Math.max(stats.received(), c.packets()), stats.droppedKernel(), stats.droppedInterface(),
-                pipeline.agentDrops());
+                readings.agentDrops());
         if (source.workers() > 1) {
             for (int w = 0; w < source.workers(); w++) {
                 CaptureStats s = source.workerStats().get(w);
                 err.printf("  worker %d: %d packets received, %d dropped by kernel, %d dropped by interface, "
                         + "%d dropped by the agent%n", w, s.received(), s.droppedKernel(), s.droppedInterface(),
-                        pipeline.agentDrops(w));
+                        readings.agentDrops(w));
             }
         }
         err.printf("decoded: %d IP, %d not IP, %d malformed, %d on unsupported link types%n",
@@ -35,7 +35,7 @@ final class Summary {
             err.println("not decoded by reason: " + c.malformedByReason());
         }
         err.printf("kept %d IP packets (%d outside the -F filter); %d flows, %d evicted early%n", c.keptCount(),
-                c.filteredOutCount(), pipeline.flowsCreated(), pipeline.evictions());
+                c.filteredOutCount(), readings.flowsCreated(), readings.evictions());
         err.flush();
     }
 

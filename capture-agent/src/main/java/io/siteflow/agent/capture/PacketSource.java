@@ -8,7 +8,7 @@ import java.util.List;
  * A source with several workers (a live fan-out group) delivers each worker's packets on a thread of its own,
  * to a handler of its own ({@link #run(List)}).
  */
-public interface PacketSource extends AutoCloseable {
+public interface PacketSource extends SourceCounters, AutoCloseable {
 
     /**
      * Delivers packets until the end of the source or {@link #stop()}.
@@ -18,6 +18,7 @@ public interface PacketSource extends AutoCloseable {
     void run(PacketHandler handler) throws CaptureException;
 
     /** Threads that deliver packets at once; {@link #run(List)} takes one handler for each. 1 unless said. */
+    @Override
     default int workers() {
         return 1;
     }
@@ -36,19 +37,12 @@ public interface PacketSource extends AutoCloseable {
         run(handlers.get(0));
     }
 
-    /** {@link #stats()} of each worker, in worker order; they sum to {@link #stats()}. Safe from any thread. */
-    default List<CaptureStats> workerStats() {
-        return List.of(stats());
-    }
-
     /** Asks {@link #run} to return soon; safe from any thread, including a signal handler's. */
     void stop();
 
     /** Packets delivered and dropped so far; safe from any thread. */
+    @Override
     CaptureStats stats();
-
-    /** A name for records and reports: the interface name or the file name. */
-    String name();
 
     @Override
     void close();

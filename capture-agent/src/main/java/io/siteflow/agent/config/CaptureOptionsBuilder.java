@@ -1,5 +1,6 @@
 package io.siteflow.agent.config;
 
+import io.siteflow.agent.capture.live.LiveCaptureLimits;
 import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.kafka.KafkaClientProperties;
 import io.siteflow.model.Cidr;
@@ -20,9 +21,13 @@ import java.util.Map;
  */
 public final class CaptureOptionsBuilder {
     /** Live: bytes captured per packet (headers and the first payload bytes for signatures). */
-    public static final int DEFAULT_SNAPLEN = 256;
+    public static final int DEFAULT_SNAPLEN = LiveCaptureLimits.DEFAULT_SNAPLEN;
     /** Live: kernel capture buffer, MiB. */
-    public static final int DEFAULT_BUFFER_MB = 64;
+    public static final int DEFAULT_BUFFER_MB = LiveCaptureLimits.DEFAULT_BUFFER_MB;
+    /** Live: the range of {@code --snaplen}, as the help shows it. */
+    public static final String SNAPLEN_RANGE = LiveCaptureLimits.MIN_SNAPLEN + "-" + LiveCaptureLimits.MAX_SNAPLEN;
+    /** Live: the range of {@code --buffer-mb}, as the help shows it. */
+    public static final String BUFFER_MB_RANGE = LiveCaptureLimits.MIN_BUFFER_MB + "-" + LiveCaptureLimits.MAX_BUFFER_MB;
     /** Live: capture workers (one socket, no fan-out). */
     public static final int DEFAULT_WORKERS = 1;
     /** Live: most capture workers; more than the cores of any site-edge host. */
@@ -254,11 +259,11 @@ public final class CaptureOptionsBuilder {
             remote.add(ipv6(c));
         }
         ReportOrder sort = ReportOrder.parse(order);
-        if (snaplen < 64 || snaplen > 262_144) {
-            throw invalid("--snaplen " + snaplen + ": must be 64-262144");
+        if (snaplen < LiveCaptureLimits.MIN_SNAPLEN || snaplen > LiveCaptureLimits.MAX_SNAPLEN) {
+            throw invalid("--snaplen " + snaplen + ": must be " + SNAPLEN_RANGE);
         }
-        if (bufferMb < 1 || bufferMb > 2047) {
-            throw invalid("--buffer-mb " + bufferMb + ": must be 1-2047");
+        if (bufferMb < LiveCaptureLimits.MIN_BUFFER_MB || bufferMb > LiveCaptureLimits.MAX_BUFFER_MB) {
+            throw invalid("--buffer-mb " + bufferMb + ": must be " + BUFFER_MB_RANGE);
         }
         if (workers < 1 || workers > MAX_WORKERS) {
             throw invalid("--workers " + workers + ": must be 1-" + MAX_WORKERS);

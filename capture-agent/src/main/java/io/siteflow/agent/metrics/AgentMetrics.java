@@ -6,7 +6,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.siteflow.agent.capture.PacketSource;
+import io.siteflow.agent.capture.SourceCounters;
 import io.siteflow.agent.decode.DecodeStatus;
 import io.siteflow.agent.decode.MalformedReason;
 import java.io.IOException;
@@ -40,7 +40,7 @@ public final class AgentMetrics implements AutoCloseable {
      * {@code bind} (an IP literal, {@code 0.0.0.0} for every interface; null for loopback). Totals are untagged;
      * the {@code siteflow.agent.worker.*} meters give each worker's share, tagged {@code worker="0"} and up.
      */
-    public static AgentMetrics start(Integer port, String bind, CaptureReadings readings, PacketSource source) {
+    public static AgentMetrics start(Integer port, String bind, CaptureReadings readings, SourceCounters source) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         bind(registry, readings, source);
         bindWorkers(registry, readings, source);
@@ -66,7 +66,7 @@ public final class AgentMetrics implements AutoCloseable {
         return new AgentMetrics(registry, server, List.of(readings, source));
     }
 
-    private static void bind(MeterRegistry r, CaptureReadings c, PacketSource source) {
+    private static void bind(MeterRegistry r, CaptureReadings c, SourceCounters source) {
         for (DecodeStatus s : DecodeStatus.values()) {
             FunctionCounter.builder("siteflow.agent.packets", c, x -> x.counters().status(s))
                     .tag("result", s.name().toLowerCase(Locale.ROOT)).description("packets by decode result")
@@ -91,7 +91,7 @@ public final class AgentMetrics implements AutoCloseable {
         FunctionCounter.builder("siteflow.agent.evictions", c, CaptureReadings::evictions).register(r);
     }
 
-    private static void bindWorkers(MeterRegistry r, CaptureReadings c, PacketSource source) {
+    private static void bindWorkers(MeterRegistry r, CaptureReadings c, SourceCounters source) {
         for (int i = 0; i < source.workers(); i++) {
             int w = i;
             String tag = Integer.toString(w);

@@ -1,6 +1,7 @@
 package io.siteflow.agent.pipeline;
 
 import io.siteflow.agent.capture.PacketHandler;
+import io.siteflow.model.wire.ClockSkew;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.LongSupplier;
@@ -17,8 +18,8 @@ import java.util.function.LongSupplier;
  * thread; not thread-safe.
  */
 final class ClockCheck implements PacketHandler {
-    /** How far ahead of the host clock a packet may be dated: NTP-synchronised clocks differ by far less. */
-    static final Duration MAX_AHEAD = Duration.ofMinutes(5);
+    /** How far ahead of the host clock a packet may be dated: the processor's limit too ({@link ClockSkew}). */
+    static final Duration MAX_AHEAD = ClockSkew.MAX_AHEAD;
     private static final long MAX_AHEAD_NANOS = MAX_AHEAD.toNanos();
 
     private final PacketHandler downstream;

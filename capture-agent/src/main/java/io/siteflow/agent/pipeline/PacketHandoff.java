@@ -15,6 +15,10 @@ import java.util.function.LongConsumer;
  * packet arrives the worker tells {@code idleClock} the wall-clock time every {@code tickMillis}, so
  * that flow timeouts still fire on an idle interface.
  *
+ * <p>A downstream handler that throws ends the worker: {@code onFailure} runs at once on the worker's thread (the
+ * capture stops its source with it, so that the run ends with the cause instead of dropping every later packet),
+ * packets offered after that are dropped and counted, and {@link #close()} rethrows the failure.
+ *
  * <p>The worker polls: when the queue is empty it parks for {@value #PARK_MICROS} µs instead of waiting on the
  * queue, so the capture thread never has to wake it. A blocking wait cost a futex wake-up and a context switch
  * per packet whenever the worker kept up (bench/agent-live.sh measured ~4 µs of CPU per packet with it); the
@@ -32,6 +36,7 @@ public final class PacketHandoff implements PacketHandler, AutoCloseable {
     private final PacketHandler downstream;
     private final LongConsumer idleClock;
     private final long tickMillis;
+    private final Runnable onFailure;
     private final AtomicLong dropped = new AtomicLong();
     private final Thread worker;
     private volatile Throwable failure;
@@ -41,12 +46,16 @@ public final class PacketHandoff implements PacketHandler, AutoCloseable {
      * @param downstream runs on the worker thread
      * @param idleClock  receives the wall-clock time in ns when the queue has been empty for a tick
      * @param tickMillis idle tick
+     * @param onFailure  runs on the worker thread when {@code downstream} or {@code idleClock} throws (stops the
+     *                   source); must not throw
      */
-    public PacketHandoff(int capacity, PacketHandler downstream, LongConsumer idleClock, long tickMillis) {
+    public PacketHandoff(int capacity, PacketHandler downstream, LongConsumer idleClock, long tickMillis,
+                         Runnable onFailure) {
         this.queue = new ArrayBlockingQueue<>(capacity);
         this.downstream = downstream;
         this.idleClock = idleClock;
         this.tickMillis = tickMillis;
+        this.onFailure = onFailure;
         this.worker = new Thread(this::drain, "siteflow-flows");
         worker.setDaemon(true);
         worker.start();
@@ -61,7 +70,7 @@ public final class PacketHandoff implements PacketHandler, AutoCloseable {
         }
     }
 
-    /** Packets dropped because the worker fell behind. */
+    /** Packets dropped because the worker fell behind (or had failed). */
     public long dropped() {
         return dropped.get();
     }
@@ -91,6 +100,8 @@ public final class PacketHandoff implements PacketHandler, AutoCloseable {
             }
         } catch (RuntimeException | Error e) {
             failure = e;
+            queue.clear();
+            onFailure.run();
         }
     }
 

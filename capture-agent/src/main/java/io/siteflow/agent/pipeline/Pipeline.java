@@ -106,7 +106,9 @@ public final class Pipeline implements CaptureReadings {
      *                source with several workers always hands off, one queue and thread per worker
      * @throws CaptureException     when the source fails otherwise (nothing is flushed then)
      * @throws IllegalArgumentException when the source's workers are not this pipeline's
-     * @throws IllegalStateException when a handoff's worker failed ({@code "flows: ..."})
+     * @throws IllegalStateException when a handoff's worker failed ({@code "flows: ..."}, e.g. {@code "flows: publish:
+     *                               json: flows.jsonl: No space left on device"}): the worker stopped the source at
+     *                               once, and nothing more is flushed
      */
     public void run(PacketSource source, boolean handOff) throws CaptureException {
         if (source.workers() != lanes.size()) {
@@ -135,7 +137,8 @@ public final class Pipeline implements CaptureReadings {
     private void runHandedOff(PacketSource source) throws CaptureException {
         List<PacketHandoff> hs = new ArrayList<>(lanes.size());
         for (Lane l : lanes) {
-            hs.add(new PacketHandoff(HANDOFF_CAPACITY, l.clock(), l.table()::advanceTime, IDLE_TICK_MILLIS));
+            hs.add(new PacketHandoff(HANDOFF_CAPACITY, l.clock(), l.table()::advanceTime, IDLE_TICK_MILLIS,
+                    source::stop));
         }
         handoffs = List.copyOf(hs);
         try {

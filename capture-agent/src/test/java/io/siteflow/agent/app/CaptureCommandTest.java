@@ -121,11 +121,30 @@ class CaptureCommandTest {
     }
 
     @Test
-    void jsonToAFileWritesTheSameLines() throws Exception {
+    void jsonTakesAFileOnlyAfterAnEqualsSign() throws Exception {
         Path out = dir.resolve("flows.jsonl");
         Run r = run("-r", capture().toString(), "--json", out.toString(), "--agent", "a");
-        assertThat(r.code()).isZero();
-        assertThat(Files.readString(out)).isEqualTo(run("-r", capture().toString(), "--json", "--agent", "a").out());
+        assertThat(r.code()).isEqualTo(64);
+        assertThat(r.err()).startsWith("siteflow capture: --json takes a value only after '=' (--json=" + out
+                + "), not after a space: '" + out + "' is not an option\n");
+        assertThat(out).doesNotExist();
+    }
+
+    @Test
+    void jsonNeverTakesTheNextOptionAsItsFile() throws Exception {
+        Run r = run("-r", capture().toString(), "--json", "-Xlog:class+load");
+        assertThat(r.code()).isEqualTo(64);
+        assertThat(r.err()).startsWith("siteflow capture: Unknown option: '-Xlog:class+load'\n");
+        assertThat(r.out()).isEmpty();
+        assertThat(Path.of("-Xlog:class+load")).doesNotExist();
+        assertThat(dir.resolve("-Xlog:class+load")).doesNotExist();
+    }
+
+    @Test
+    void jsonFollowedByAnOptionWritesToStandardOutput() throws Exception {
+        Run r = run("-r", capture().toString(), "--json", "-F", "10.1.0.0/16", "--agent", "a");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(records(r.out())).hasSize(1);
     }
 
     @Test
@@ -239,12 +258,18 @@ class CaptureCommandTest {
         Run r = run("--help");
         assertThat(r.code()).isZero();
         assertThat(r.out()).containsPattern("-F +CIDR +A remote-site network").containsPattern("-i +IFACE +Capture live")
-                .contains("--json [FILE]", "--bootstrap HOST:PORT", "--snaplen BYTES", "--metrics-port PORT", "--metrics-bind ADDRESS",
+                .contains("--json[=FILE]", "--bootstrap HOST:PORT", "--snaplen BYTES", "--metrics-port PORT", "--metrics-bind ADDRESS",
                         "--spool-dir DIR", "--kafka-config FILE", "Exit codes:", "64   wrong usage")
                 .contains("(-i IFACE | -r FILE)").doesNotContain("-i=IFACE")
                 .containsPattern("-o +ORDER +Sort the report by the 2s, 10s or 40s column")
                 .containsPattern("-B +Report rates in bytes per second").containsPattern("-G +CIDR6 +An IPv6 remote-site network")
-                .containsPattern("-N +No port-to-service names").containsPattern("-b +No bar graph");
+                .containsPattern("-N +No port-to-service names").containsPattern("-b +No bar graph")
+                .contains("report (--text, the default when no other output is asked for)");
+        assertThat(r.out().replaceAll("\\s+", " ")).contains("-t, --text Print the iftop -t report at the end (and on "
+                + "Ctrl-C): the default output when neither --json nor --bootstrap is given; with them, add --text")
+                .contains("--snaplen BYTES Live: bytes captured per packet (headers plus the first payload bytes for "
+                        + "protocol signatures), 64-262144. Default: 256.")
+                .contains("--buffer-mb MB Live: kernel capture buffer in MiB, 1-2047. Default: 64.");
     }
 
     private static byte[] concat(byte[]... parts) {

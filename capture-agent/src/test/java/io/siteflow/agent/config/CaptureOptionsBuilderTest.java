@@ -3,6 +3,7 @@ package io.siteflow.agent.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.siteflow.agent.capture.live.LiveCaptureLimits;
 import io.siteflow.model.Cidr;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -81,5 +82,18 @@ class CaptureOptionsBuilderTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("one of -i IFACE and -r FILE is needed, not both");
         assertThatThrownBy(() -> CaptureOptions.builder().iface("eth0").file(Path.of("c.pcap")).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("one of -i IFACE and -r FILE is needed, not both");
+    }
+
+    @Test
+    void takesTheLiveCapturesDefaultsAndRanges() {
+        CaptureOptions o = CaptureOptions.builder().iface("eth0").build();
+        assertThat(o.snaplen()).isEqualTo(LiveCaptureLimits.DEFAULT_SNAPLEN).isEqualTo(256);
+        assertThat(o.bufferBytes()).isEqualTo(LiveCaptureLimits.DEFAULT_BUFFER_MB << 20).isEqualTo(64 << 20);
+        assertThat(CaptureOptionsBuilder.SNAPLEN_RANGE).isEqualTo("64-262144");
+        assertThat(CaptureOptionsBuilder.BUFFER_MB_RANGE).isEqualTo("1-2047");
+        assertThat(CaptureOptions.builder().iface("eth0").snaplen(64).bufferMb(2047).build().bufferBytes())
+                .isEqualTo(LiveCaptureLimits.MAX_BUFFER_BYTES);
+        assertThatThrownBy(() -> CaptureOptions.builder().iface("eth0").bufferMb(2048).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--buffer-mb 2048: must be 1-2047");
     }
 }

@@ -31,7 +31,7 @@ final class IngestStep implements Processor<byte[], byte[], Object, Object> {
     /** The child that leads to the {@code by-server} topic. */
     static final String ELSEWHERE = "elsewhere";
     /** How far ahead of this processor's clock a record's start may be (an agent's clock a little fast). */
-    static final Duration MAX_AHEAD = Duration.ofMinutes(5);
+    static final Duration MAX_AHEAD = io.siteflow.model.wire.ClockSkew.MAX_AHEAD; // the agent's limit too
     private final TopologyConfig config;
     private final ModelCache models;
     private final PipelineMetrics metrics;
@@ -65,7 +65,7 @@ final class IngestStep implements Processor<byte[], byte[], Object, Object> {
         // event time from here on: the record's start (the topic's own timestamp is its arrival)
         long t = Math.max(parsed.record().start(), 0);
         long now = context.currentSystemTimeMs();
-        if (t - now > MAX_AHEAD.toMillis()) {
+        if (io.siteflow.model.wire.ClockSkew.tooFarAhead(t, now)) {
             metrics.ahead.increment();
             deadLetter(rec, ParseStep.aheadOfClock(t, now, MAX_AHEAD));
             return;

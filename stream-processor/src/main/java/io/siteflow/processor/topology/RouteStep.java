@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -131,6 +130,6 @@ final class RouteStep {
     /** The server's address as a key when its {@code by-server} partition is this task's; else no bytes. */
     private byte[] ownAddress(String server) {
         byte[] address = server.getBytes(StandardCharsets.UTF_8);
-        return Utils.toPositive(Utils.murmur2(address)) % partitions == partition ? address : new byte[0];
+        return io.siteflow.model.wire.FlowKeys.partition(server, partitions) == partition ? address : new byte[0];
     }
 }

@@ -70,7 +70,7 @@ class BrokerOutageIT {
                 CompletableFuture<CommandRun> agent = CompletableFuture.supplyAsync(() -> CommandRun.of("capture",
                         "-i", NetnsLab.IF_A, "-F", lab.addressB() + "/32", "--agent", "edge-a", "-s",
                         Long.toString(seconds), "--active-timeout", "2", "--idle-timeout", "5",
-                        "--bootstrap", bootstrap, "--json", json.toString(),
+                        "--bootstrap", bootstrap, "--json=" + json,
                         "--spool-dir", dir.resolve("spool").toString(), "--kafka", "delivery.timeout.ms=3000",
                         "--kafka", "request.timeout.ms=1000", "--kafka", "max.block.ms=500"),
                         r -> new Thread(r, "agent").start());

@@ -147,8 +147,8 @@ public final class LiveCapture implements PacketSource {
     }
 
     /**
-     * Capture settings. Defaults: snaplen 256 bytes, kernel ring buffer 64 MiB, read timeout 250 ms,
-     * promiscuous mode off, no BPF filter, immediate mode off (always; it only costs here).
+     * Capture settings. Defaults ({@link LiveCaptureLimits}): snaplen 256 bytes, kernel ring buffer 64 MiB, read
+     * timeout 250 ms, promiscuous mode off, no BPF filter, immediate mode off (always; it only costs here).
      * Not thread-safe; {@link #build()} may be called more than once, each call opening a new handle.
      */
     public static final class Builder {
@@ -158,13 +158,14 @@ public final class LiveCapture implements PacketSource {
             settings = new LiveCaptureSettings.Mutable(Objects.requireNonNull(iface, "iface"));
         }
 
-        /** Bytes kept of each packet, 1-262144. */
+        /** Bytes kept of each packet, {@link LiveCaptureLimits#MIN_SNAPLEN}-{@link LiveCaptureLimits#MAX_SNAPLEN}. */
         public Builder snaplen(int bytes) {
             settings.snaplen = bytes;
             return this;
         }
 
-        /** Size of the kernel ring buffer in bytes, at least 65536. */
+        /** Size of the kernel ring buffer in bytes, {@link LiveCaptureLimits#MIN_BUFFER_BYTES}-{@link
+         * LiveCaptureLimits#MAX_BUFFER_BYTES}. */
         public Builder bufferBytes(int bytes) {
             settings.bufferBytes = bytes;
             return this;

@@ -1,7 +1,16 @@
 package io.siteflow.agent.capture.live;
 
+import static io.siteflow.agent.capture.live.LiveCaptureLimits.DEFAULT_BUFFER_MB;
+import static io.siteflow.agent.capture.live.LiveCaptureLimits.DEFAULT_SNAPLEN;
+import static io.siteflow.agent.capture.live.LiveCaptureLimits.DEFAULT_TIMEOUT_MILLIS;
+import static io.siteflow.agent.capture.live.LiveCaptureLimits.MAX_BUFFER_BYTES;
+import static io.siteflow.agent.capture.live.LiveCaptureLimits.MAX_SNAPLEN;
+import static io.siteflow.agent.capture.live.LiveCaptureLimits.MIN_BUFFER_BYTES;
+import static io.siteflow.agent.capture.live.LiveCaptureLimits.MIN_SNAPLEN;
+
 /**
- * Validated settings of a live capture (see {@link LiveCapture.Builder} for meanings and defaults).
+ * Validated settings of a live capture (see {@link LiveCapture.Builder} for meanings; defaults and ranges:
+ * {@link LiveCaptureLimits}).
  *
  * @param iface         interface name
  * @param snaplen       bytes kept per packet
@@ -12,22 +21,17 @@ package io.siteflow.agent.capture.live;
  */
 record LiveCaptureSettings(String iface, int snaplen, int bufferBytes, int timeoutMillis, boolean promiscuous,
                            String bpfFilter) {
-    static final int DEFAULT_SNAPLEN = 256;
-    static final int DEFAULT_BUFFER_BYTES = 64 << 20;
-    static final int DEFAULT_TIMEOUT_MILLIS = 250;
-    static final int MAX_SNAPLEN = 262_144;
-    static final int MIN_BUFFER_BYTES = 65_536;
-
     LiveCaptureSettings {
         if (iface.isBlank()) {
             throw new IllegalArgumentException("interface name is empty");
         }
-        if (snaplen < 1 || snaplen > MAX_SNAPLEN) {
-            throw new IllegalArgumentException("snaplen " + snaplen + " is out of range (1-" + MAX_SNAPLEN + ")");
+        if (snaplen < MIN_SNAPLEN || snaplen > MAX_SNAPLEN) {
+            throw new IllegalArgumentException("snaplen " + snaplen + " is out of range (" + MIN_SNAPLEN + "-"
+                    + MAX_SNAPLEN + ")");
         }
-        if (bufferBytes < MIN_BUFFER_BYTES) {
-            throw new IllegalArgumentException("buffer of " + bufferBytes + " bytes is too small (at least "
-                    + MIN_BUFFER_BYTES + ")");
+        if (bufferBytes < MIN_BUFFER_BYTES || bufferBytes > MAX_BUFFER_BYTES) {
+            throw new IllegalArgumentException("buffer of " + bufferBytes + " bytes is out of range ("
+                    + MIN_BUFFER_BYTES + "-" + MAX_BUFFER_BYTES + ")");
         }
         if (timeoutMillis < 1) {
             throw new IllegalArgumentException("timeout " + timeoutMillis + " ms is out of range (at least 1)");
@@ -38,7 +42,7 @@ record LiveCaptureSettings(String iface, int snaplen, int bufferBytes, int timeo
     static final class Mutable {
         final String iface;
         int snaplen = DEFAULT_SNAPLEN;
-        int bufferBytes = DEFAULT_BUFFER_BYTES;
+        int bufferBytes = DEFAULT_BUFFER_MB << 20;
         int timeoutMillis = DEFAULT_TIMEOUT_MILLIS;
         boolean promiscuous;
         String bpfFilter = "";

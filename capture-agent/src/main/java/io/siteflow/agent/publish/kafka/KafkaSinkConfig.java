@@ -17,7 +17,7 @@ import java.util.function.Function;
  * @param topic           the flow topic, {@code siteflow.flows} by default
  * @param clientId        the producer's client id
  * @param clientOverrides extra producer properties, applied over the defaults ({@code --kafka K=V})
- * @param keyFunction     the record key (the local server, see {@link FlowKeys}); may return null
+ * @param keyFunction     the record key (the local server, see {@link io.siteflow.model.wire.FlowKeys}); may return null
  * @param spoolDir        directory of the disk spool
  * @param spoolMaxBytes   bound on the spool's files, 256 MiB by default
  * @param spoolSegmentBytes size of one spool file, 8 MiB by default (at most {@code spoolMaxBytes})

@@ -17,14 +17,25 @@ class LiveCaptureSettingsTest {
     @Test
     void rejectsSnaplenOutOfRange() {
         assertThatThrownBy(() -> LiveCapture.builder("ens3").snaplen(0).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("snaplen 0 is out of range (1-262144)");
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("snaplen 0 is out of range (64-262144)");
     }
 
     @Test
-    void rejectsATooSmallBuffer() {
+    void refusesTheSnaplensTheCommandLineRefuses() {
+        assertThatThrownBy(() -> LiveCapture.builder("ens3").snaplen(63).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("snaplen 63 is out of range (64-262144)");
+        assertThatThrownBy(() -> LiveCapture.builder("ens3").snaplen(262_145).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("snaplen 262145 is out of range (64-262144)");
+    }
+
+    @Test
+    void rejectsABufferOutOfRange() {
         assertThatThrownBy(() -> LiveCapture.builder("ens3").bufferBytes(4096).build())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("buffer of 4096 bytes is too small (at least 65536)");
+                .hasMessage("buffer of 4096 bytes is out of range (65536-2146435072)");
+        assertThatThrownBy(() -> LiveCapture.builder("ens3").bufferBytes(Integer.MAX_VALUE).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("buffer of 2147483647 bytes is out of range (65536-2146435072)");
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.siteflow.model.Cidr;
 import io.siteflow.model.FlowRecordFormatException;
 import io.siteflow.model.FlowRecordJson;
+import io.siteflow.model.wire.FlowKeys;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

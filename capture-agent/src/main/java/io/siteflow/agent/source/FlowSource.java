@@ -1,0 +1,46 @@
+package io.siteflow.agent.source;
+
+import io.siteflow.agent.capture.CaptureException;
+import io.siteflow.agent.capture.SourceCounters;
+import io.siteflow.agent.flow.FlowSink;
+import io.siteflow.agent.metrics.CaptureReadings;
+import java.util.List;
+
+/**
+ * The one seam every source of flow records plugs into (capture-agent/docs/sources.md): whatever it reads, it gives
+ * {@link io.siteflow.model.FlowRecord}s to the same {@link FlowSink}s (JSON lines, Kafka, fan-out), and the meters,
+ * the heartbeat and the summary read it through the same counters. Today: packets of a capture file or a live
+ * libpcap handle (one or a fan-out group) aggregated by the agent's pipeline ({@code pipeline.PacketFlows}). Next:
+ * flows aggregated in the kernel (eBPF) and flows exported by routers (IPFIX, NetFlow, sFlow), which implement this
+ * interface directly and give their records to the sink as they come.
+ *
+ * <p>Threads: {@link #run} on one thread, once; {@link #stop()}, the counters and {@link #readings()} from any.
+ */
+public interface FlowSource extends SourceCounters, AutoCloseable {
+
+    /**
+     * Gives records to {@code sink} until the source ends or {@link #stop()} is called, then hands over every flow
+     * it still holds and flushes the sink (which is not closed: the caller owns it). Input problems that leave the
+     * run going are collected in {@link #problems()}.
+     *
+     * @throws CaptureException      when the source fails (nothing more is flushed then)
+     * @throws IllegalStateException when a worker failed, with the cause ({@code "flows: publish: json: ..."}); the
+     *                               source was stopped at once
+     */
+    void run(FlowSink sink) throws CaptureException;
+
+    /** Asks {@link #run} to return soon; safe from any thread, including a signal handler's. */
+    void stop();
+
+    /**
+     * What the meters, the heartbeat and the summary read while the source runs: decode counters (empty for a source
+     * that receives flows), flows held and created, evictions, drops by the agent.
+     */
+    CaptureReadings readings();
+
+    /** Messages about input not read whole, in the order met; empty when all was read. */
+    List<String> problems();
+
+    @Override
+    void close();
+}
