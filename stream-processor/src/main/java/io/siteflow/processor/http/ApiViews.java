@@ -1,5 +1,6 @@
 package io.siteflow.processor.http;
 
+import io.javalin.http.HttpStatus;
 import io.siteflow.processor.query.RulesInfo;
 import io.siteflow.processor.query.SiteflowQueries;
 import java.util.LinkedHashMap;
@@ -144,7 +145,7 @@ final class ApiViews {
             String data = f.eventJson();
             m.put(event, data);
             if (!data.equals(failing.put(event, data))) {
-                if (f.status() == io.javalin.http.HttpStatus.INTERNAL_SERVER_ERROR) {
+                if (f.status() == HttpStatus.INTERNAL_SERVER_ERROR) {
                     LOG.error("sse: view {} failed", event, e);
                 } else {
                     LOG.warn("sse: view {} cannot answer: {}", event, f.body().get("error"));
