@@ -14,6 +14,7 @@ import io.siteflow.rules.audit.OfflineAudit;
 import io.siteflow.rules.model.Host;
 import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.verdict.Verdict;
+import io.siteflow.rules.verdict.Window;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;
@@ -55,9 +56,9 @@ public final class AuditCommand implements Callable<Integer> {
             description = "Only this audited server: its address or its name in the site model.")
     String server;
 
-    @Option(names = "--window", defaultValue = "60", paramLabel = "SECONDS",
+    @Option(names = "--window", paramLabel = "SECONDS",
             description = "Tumbling window length. Default: ${DEFAULT-VALUE}.")
-    int windowSeconds;
+    int windowSeconds = (int) (Window.DEFAULT_SIZE_MS / 1000);
 
     @Option(names = "--agent", defaultValue = "audit", paramLabel = "ID", description = "Agent id in the records.")
     String agent;

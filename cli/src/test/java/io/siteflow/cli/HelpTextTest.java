@@ -2,6 +2,9 @@ package io.siteflow.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.siteflow.processor.topology.TopologyConfig;
+import io.siteflow.rules.verdict.Window;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -31,6 +34,18 @@ class HelpTextTest {
 
         assertThat(run.out()).contains("siteflow captures traffic, classifies it by site model and rules, and says\n"
                 + "whether a server's cross-site bytes go to the database (DB share >= 90%).\n");
+    }
+
+    @Test
+    void theWindowDefaultIsTheOneTheDomainOwnsInEveryLayer() {
+        long seconds = Window.DEFAULT_SIZE_MS / 1000;
+
+        assertThat(CommandRun.of("audit", "--help").out().replaceAll("\\s+", " "))
+                .contains("--window SECONDS Tumbling window length. Default: " + seconds + ".");
+        assertThat(CommandRun.of("process", "--help").out().replaceAll("\\s+", " "))
+                .contains("--window DURATION verdict window (default: " + seconds + "s)");
+        assertThat(TopologyConfig.DEFAULT_WINDOW).isEqualTo(seconds + "s");
+        assertThat(TopologyConfig.DEFAULTS.window()).isEqualTo(Duration.ofMillis(Window.DEFAULT_SIZE_MS));
     }
 
     private static void collect(CommandSpec spec, List<String> out) {

@@ -96,7 +96,7 @@ public final class ProcessCommand implements Callable<Integer> {
     String applicationId = TopologyConfig.DEFAULT_APPLICATION_ID;
 
     @Option(names = "--window", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "verdict window (default: 60s)")
+            defaultValue = TopologyConfig.DEFAULT_WINDOW, description = "verdict window (default: ${DEFAULT-VALUE})")
     Duration window = TopologyConfig.DEFAULTS.window();
 
     @Option(names = "--grace", paramLabel = "DURATION", converter = DurationConverter.class,

@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * {@link HttpInstanceClient}). With a token, {@code /api/*}, {@code /internal/*} and {@code /metrics} need it.
  * Every path answers only to a {@code Host} that names this server ({@link HostCheck}).
  * Answers 502 when another instance does not answer a list query, 503 while the stores are not queryable
- * (start-up) and 503 naming the servers whose owner is moving ({@link OwnersMovingException}: rebalance, a dead
- * owner, a task still restoring) rather than a wrong or partial number.
+ * (start-up) and 503 naming the keys whose owner is moving ({@link OwnersMovingException}: rebalance, a dead
+ * owner, a task still restoring) rather than a wrong or partial number ({@link ViewFailure}); the event stream
+ * sends a view that cannot answer as the same body, alone, while the other views go on.
  * Start once, stop once; thread-safe.
  */
 public final class ApiServer implements AutoCloseable {
@@ -149,17 +150,11 @@ public final class ApiServer implements AutoCloseable {
         app.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.get()));
         app.get("/health", this::health);
         app.exception(Params.BadRequest.class, (e, ctx) -> error(ctx, HttpStatus.BAD_REQUEST, e.getMessage()));
-        app.exception(InstanceClient.RemoteQueryException.class, (e, ctx) -> {
-            LOG.warn("api: {}", e.getMessage());
-            error(ctx, HttpStatus.BAD_GATEWAY, e.getMessage());
-        });
-        app.exception(OwnersMovingException.class, ApiServer::moving);
-        app.exception(WhatIfSource.Unavailable.class, (e, ctx) -> {
-            LOG.warn("api: {}", e.getMessage());
-            error(ctx, HttpStatus.SERVICE_UNAVAILABLE, e.getMessage());
-        });
-        app.exception(InvalidStateStoreException.class, (e, ctx) ->
-                error(ctx, HttpStatus.SERVICE_UNAVAILABLE, "state stores not queryable yet: " + e.getMessage()));
+        // a view that cannot answer says why, as its event on /api/events does (ViewFailure)
+        app.exception(InstanceClient.RemoteQueryException.class, this::failed);
+        app.exception(OwnersMovingException.class, this::failed);
+        app.exception(WhatIfSource.Unavailable.class, this::failed);
+        app.exception(InvalidStateStoreException.class, this::failed);
     }
 
     /**
@@ -198,20 +193,20 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /**
-     * 503 naming the servers whose owner is moving, with {@code Retry-After: 1}: {@code error}, {@code reason}
-     * (each server's, joined), {@code unavailable} ({@code server}, {@code name}, {@code reason} each) and, on
-     * {@code /api/verdicts}, {@code verdicts}: the cumulative verdicts of the servers that were answered.
+     * The status and body of {@link ViewFailure#of}: 502 when another instance did not answer, 503 while stores are
+     * not queryable, 503 with {@code Retry-After: 1} naming the keys whose owner is moving ({@code error},
+     * {@code reason}, {@code unavailable} and, on {@code /api/verdicts}, {@code verdicts}: the cumulative verdicts of
+     * the servers that were answered), 503 without a what-if source.
      */
-    private static void moving(OwnersMovingException e, Context ctx) {
-        Map<String, Object> body = new java.util.LinkedHashMap<>();
-        body.put("error", e.getMessage());
-        body.put("reason", e.reason());
-        body.put("unavailable", e.unavailable());
-        if (ctx.path().equals("/api/verdicts")) {
-            body.put("verdicts", e.answered());
+    private void failed(RuntimeException e, Context ctx) {
+        ViewFailure f = ViewFailure.of(e, ctx.path());
+        if (!(e instanceof OwnersMovingException) && !(e instanceof InvalidStateStoreException)) {
+            LOG.warn("api: {}", e.getMessage());
         }
-        ctx.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", "1").contentType(JSON)
-                .result(ApiJson.write(body));
+        if (f.retryAfter()) {
+            ctx.header("Retry-After", "1");
+        }
+        ctx.status(f.status()).contentType(JSON).result(f.json());
     }
 
     private static void json(Context ctx, String body) {

@@ -1,12 +1,17 @@
 package io.siteflow.processor.http;
 
+import io.javalin.http.HttpStatus;
 import io.siteflow.processor.query.RulesInfo;
 import io.siteflow.processor.query.SiteflowQueries;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The JSON of each API view, computed from a {@link SiteflowQueries}: what the endpoints answer and what
@@ -26,7 +31,10 @@ final class ApiViews {
     /** Talkers the links view sums over. */
     private static final int LINK_TALKERS = 100_000;
 
+    private static final Logger LOG = LoggerFactory.getLogger(ApiViews.class);
     private final AtomicReference<Map.Entry<String, SiteDirectory>> directory = new AtomicReference<>();
+    /** The event data of each view that failed at the last {@link #all}, by event name. */
+    private final Map<String, String> failing = new ConcurrentHashMap<>();
 
     SiteDirectory directory(SiteflowQueries q) {
         RulesInfo r = q.rules();
@@ -104,18 +112,50 @@ final class ApiViews {
         }
     }
 
-    /** Every view the event stream pushes, by event name. */
+    /**
+     * Every view the event stream pushes, by event name, each query run once ({@link TickQueries}): the talkers
+     * view is the first {@value #TALKERS_DEFAULT} rows of the links view's talkers (the same rows {@code /api/talkers}
+     * answers: both are sorted by the 10 s rate, stably). A view that cannot answer is its {@link ViewFailure} as
+     * event data ({@code {"status":503,"error":...}}); the others answer as usual. Never throws for a failing query.
+     */
     Map<String, String> all(SiteflowQueries q) {
         Objects.requireNonNull(q, "q");
+        SiteflowQueries once = new TickQueries(q);
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("rules", ApiJson.write(Map.of("version", q.rules().version())));
-        m.put("verdicts", verdicts(q, false));
-        m.put("latest", verdicts(q, true));
-        m.put("agents", agents(q));
-        m.put("alerts", alerts(q, ALERTS_DEFAULT));
-        m.put("talkers", talkers(q, false, null, TALKERS_DEFAULT));
-        m.put("links", links(q));
+        view(m, "rules", "/api/rules", () -> ApiJson.write(Map.of("version", once.rules().version())));
+        view(m, "verdicts", "/api/verdicts", () -> verdicts(once, false));
+        view(m, "latest", "/api/verdicts?window=latest", () -> verdicts(once, true));
+        view(m, "agents", "/api/agents", () -> agents(once));
+        view(m, "alerts", "/api/alerts", () -> alerts(once, ALERTS_DEFAULT));
+        view(m, "talkers", "/api/talkers", () -> ApiJson.write(first(once.talkers(false, null, LINK_TALKERS),
+                TALKERS_DEFAULT)));
+        view(m, "links", "/api/links", () -> links(once));
         return m;
+    }
+
+    /** Puts the view's JSON, or why it cannot answer; a failure is logged when it starts or its reason changes. */
+    private void view(Map<String, String> m, String event, String path, Supplier<String> json) {
+        try {
+            m.put(event, json.get());
+            if (failing.remove(event) != null) {
+                LOG.info("sse: view {} answers again", event);
+            }
+        } catch (RuntimeException e) {
+            ViewFailure f = ViewFailure.of(e, path);
+            String data = f.eventJson();
+            m.put(event, data);
+            if (!data.equals(failing.put(event, data))) {
+                if (f.status() == HttpStatus.INTERNAL_SERVER_ERROR) {
+                    LOG.error("sse: view {} failed", event, e);
+                } else {
+                    LOG.warn("sse: view {} cannot answer: {}", event, f.body().get("error"));
+                }
+            }
+        }
+    }
+
+    private static <T> List<T> first(List<T> rows, int n) {
+        return rows.subList(0, Math.min(n, rows.size()));
     }
 
     static List<String> eventNames() {

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * Server-sent events for {@code /api/events}: on connect a client gets every view once; then, every
  * {@code intervalMs}, the views whose JSON changed since it last got them. Event name = view name
  * ({@code verdicts, latest, agents, alerts, talkers, links, rules}), data = the same JSON as the view's
- * endpoint. The views are computed once per tick for all clients, on one daemon thread. Thread-safe.
+ * endpoint, or, for a view that cannot answer, why ({@link ViewFailure#eventJson}), while the others go on. The
+ * views are computed once per tick for all clients, on one daemon thread. Thread-safe.
  */
 final class EventStream implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EventStream.class);
@@ -56,11 +57,16 @@ final class EventStream implements AutoCloseable {
         clients.keySet().forEach(c -> push(c, now));
     }
 
+    /**
+     * The views now. The supplier answers for each view alone (a view that cannot answer is data saying why,
+     * {@link ApiViews#all}); should it throw all the same (a bug), nothing is pushed this tick, so the pages keep
+     * what they have, and the error is logged with its trace: the timer must not die.
+     */
     private Map<String, String> current() {
         try {
             return views.get();
         } catch (RuntimeException e) {
-            LOG.warn("sse: views could not be computed: {}", e.toString());
+            LOG.error("sse: views could not be computed", e);
             return Map.of();
         }
     }

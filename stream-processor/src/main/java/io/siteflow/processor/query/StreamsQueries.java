@@ -33,9 +33,12 @@ import org.apache.kafka.streams.state.HostInfo;
  * ask every instance and merge. The cumulative verdict of a pair no instance holds yet is computed from an empty aggregate
  * (INSUFFICIENT), as the offline audit does. Thread-safe.
  *
- * <p>Failures: {@code org.apache.kafka.streams.errors.InvalidStateStoreException} while stores are not queryable
- * (start-up, rebalance), {@link OwnersMovingException} from {@link #cumulativeVerdicts} when the owner of some
- * server's task is moving, {@link InstanceClient.RemoteQueryException} when another instance does not answer;
+ * <p>Failures: {@link OwnersMovingException}, the one answer for keys whose owner is moving, from every query that
+ * reads a key's owner ({@link #cumulativeVerdicts}, {@link #dbCallHistograms}, {@link #dbSites}), naming each such
+ * key with what could be answered for the others; for the list queries (which ask every instance)
+ * {@code org.apache.kafka.streams.errors.InvalidStateStoreException} while this instance's stores are not
+ * queryable (start-up, rebalance) and {@link InstanceClient.RemoteQueryException} when another instance does not
+ * answer;
  * {@link #explain} throws {@link IllegalArgumentException} for a flow that is not in the flow syntax.
  */
 public final class StreamsQueries implements SiteflowQueries {
@@ -89,8 +92,7 @@ public final class StreamsQueries implements SiteflowQueries {
         byServer.forEach((server, pairs) -> {
             StoreView.Answer a = answers.get(server.address());
             if (a.unavailable().isPresent()) {
-                moving.add(new OwnersMovingException.Unavailable(server.address(), server.name(),
-                        "owner of " + server.name() + " (" + server.address() + ") is moving: " + a.unavailable().get()));
+                moving.add(OwnersMovingException.Unavailable.of(server, a.unavailable().get()));
                 return;
             }
             for (AuditPair p : pairs) {
@@ -100,7 +102,7 @@ public final class StreamsQueries implements SiteflowQueries {
         });
         out.sort(BY_PAIR);
         if (!moving.isEmpty()) {
-            throw new OwnersMovingException(moving, out, byServer.size());
+            throw new OwnersMovingException("verdicts", "audited servers", moving, out, byServer.size());
         }
         return out;
     }
@@ -170,8 +172,9 @@ public final class StreamsQueries implements SiteflowQueries {
     }
 
     /**
-     * The call-time histograms, read where each server's task runs; a server whose owner is moving or cannot
-     * answer is left out (the chart is drawn again at the next event).
+     * The call-time histograms, read where each server's task runs.
+     *
+     * @throws OwnersMovingException when the owner of some server's task is moving, with the histograms of the others
      */
     @Override
     public List<DbCallHistogram> dbCallHistograms() {
@@ -182,15 +185,24 @@ public final class StreamsQueries implements SiteflowQueries {
         Map<Host, List<AuditPair>> byServer = pairsByServer(m.get());
         Map<String, StoreView.Answer> answers = readPairs(m.get(), byServer, false);
         List<DbCallHistogram> out = new ArrayList<>();
+        List<OwnersMovingException.Unavailable> moving = new ArrayList<>();
         byServer.forEach((server, pairs) -> {
+            StoreView.Answer answer = answers.get(server.address());
+            if (answer.unavailable().isPresent()) {
+                moving.add(OwnersMovingException.Unavailable.of(server, answer.unavailable().get()));
+                return;
+            }
             for (AuditPair p : pairs) {
-                PairAggregate a = answers.get(server.address()).aggregates().get(m.get().keyOf(p).encoded());
+                PairAggregate a = answer.aggregates().get(m.get().keyOf(p).encoded());
                 if (a != null && !a.dbCalls().histogram().isEmpty()) {
                     out.add(new DbCallHistogram(server.address(), p.remoteSite().name(), a.dbCalls().histogram()));
                 }
             }
         });
         out.sort(Comparator.comparing(DbCallHistogram::server).thenComparing(DbCallHistogram::remoteSite));
+        if (!moving.isEmpty()) {
+            throw new OwnersMovingException("DB call histograms", "audited servers", moving, out, byServer.size());
+        }
         return out;
     }
 
@@ -198,7 +210,8 @@ public final class StreamsQueries implements SiteflowQueries {
      * The aggregates of every (database, app server) of the model, from the task of the database's address,
      * folded into {@link DbSites} as the offline audit folds its records.
      *
-     * @throws InvalidStateStoreException when the owner of a database's task is moving, naming it and why
+     * @throws OwnersMovingException when the owner of some database's task is moving, naming it and why, with the
+     *         comparisons of the other databases
      */
     @Override
     public List<DbSiteComparison> dbSites() {
@@ -214,11 +227,12 @@ public final class StreamsQueries implements SiteflowQueries {
                     .map(server -> TopologySpec.dbSiteKey(database, server)).toList(), false));
         }
         Map<String, StoreView.Answer> answers = read(wants);
-        for (String database : ends.databases().keySet()) {
+        List<OwnersMovingException.Unavailable> moving = new ArrayList<>();
+        ends.databases().forEach((database, host) -> {
             StoreView.Answer a = answers.get(database);
             if (a.unavailable().isPresent()) {
-                throw new InvalidStateStoreException("owner of database " + database + " is moving: "
-                        + a.unavailable().get());
+                moving.add(OwnersMovingException.Unavailable.of(host, a.unavailable().get()));
+                return;
             }
             for (String server : ends.servers().keySet()) {
                 PairAggregate agg = a.aggregates().get(TopologySpec.dbSiteKey(database, server));
@@ -226,6 +240,10 @@ public final class StreamsQueries implements SiteflowQueries {
                     sites.add(database, server, agg);
                 }
             }
+        });
+        if (!moving.isEmpty()) {
+            throw new OwnersMovingException("DB site comparisons", "databases", moving, sites.comparisons(),
+                    ends.databases().size());
         }
         return sites.comparisons();
     }

@@ -17,11 +17,11 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
 /**
- * The route step of {@link IngestStep}: classifies a record with the site model in force and forwards it once per audited server it concerns
+ * The route step of {@link IngestStep}: forwards a record classified with the site model in force once per audited server it concerns
  * ({@link io.siteflow.rules.verdict.AuditRoutes#sides}: the initiator towards the responder's site, the responder
  * towards the initiator's site), keyed by that server's address, so that everything about one server meets in one
  * task. The classification and the side travel with the record ({@link Routed}) to the audit step. Records
- * concerning no audited pair, or arriving while no valid model is in force, are dropped and counted.
+ * concerning no audited pair are dropped and counted.
  *
  * <p>A DB record between an app server and a database of the model also goes to the task of the database's
  * address, for the site comparison ({@link io.siteflow.rules.verdict.DbSites}), whether or not it is audited.
@@ -34,13 +34,11 @@ import org.apache.kafka.streams.processor.api.Record;
  * partition; the others go to the child {@code elsewhere}, towards the topic. Not thread-safe (one per task).
  */
 final class RouteStep {
-    private final ModelCache models;
     private final PipelineMetrics metrics;
     private final int partitions;
     private final ProcessorContext<Object, Object> context;
     private final String here;
     private final String elsewhere;
-    private final StateStore sites;
     private final int partition;
     /** {@link #ownAddress} by server address, computed once per server. */
     private final Map<String, byte[]> ownServers = new HashMap<>();
@@ -49,31 +47,23 @@ final class RouteStep {
     /**
      * @param context the processor's context, whose children {@code here} and {@code elsewhere} get the records
      */
-    RouteStep(ProcessorContext<Object, Object> context, ModelCache models, PipelineMetrics metrics, int partitions,
+    RouteStep(ProcessorContext<Object, Object> context, PipelineMetrics metrics, int partitions,
               String here, String elsewhere) {
-        this.models = models;
         this.metrics = metrics;
         this.partitions = partitions;
         this.context = context;
         this.here = here;
         this.elsewhere = elsewhere;
-        this.sites = context.getStateStore(TopologySpec.SITES_STORE);
         this.partition = context.taskId().partition();
     }
 
     /**
      * Forwards the record read as {@code rec} once per audited server it concerns, keyed by the server, at event
-     * time {@code time}, with the headers read.
+     * time {@code time}, with the headers read; {@code c} is its classification under {@code model}, the model in
+     * force.
      */
-    void route(Record<byte[], ?> rec, long time, Parsed parsed) {
-        Optional<ActiveModel> m = models.inForce(sites);
-        if (m.isEmpty()) {
-            metrics.noModel.increment();
-            return;
-        }
-        ActiveModel model = m.get();
+    void route(Record<byte[], ?> rec, long time, Parsed parsed, ActiveModel model, Classification c) {
         Flow f = parsed.flow(); // built by the parse step
-        Classification c = model.classifier().classify(f);
         boolean compared = toDbSites(rec, time, parsed.record(), c, model);
         List<AuditSide> sides = model.routes().sides(f, c);
         if (sides.isEmpty()) {

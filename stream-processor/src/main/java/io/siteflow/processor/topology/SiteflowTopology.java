@@ -12,7 +12,7 @@ import static io.siteflow.processor.topology.TopologySpec.SITES_STORE;
 import static io.siteflow.processor.topology.TopologySpec.STRING;
 import static io.siteflow.processor.topology.TopologySpec.VERDICTS;
 
-import java.util.Map;
+import java.util.List;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
@@ -30,6 +30,9 @@ import org.apache.kafka.streams.state.TimestampedKeyValueStore;
  * and dead letters out, state stores for the queries. Read top to bottom; one comment per step. Stateless.
  */
 public final class SiteflowTopology {
+    /** The product's stages after classification ({@link ClassifiedStage}), in attach order: the wiring line. */
+    public static final List<ClassifiedStage> STAGES = List.of();
+
     private SiteflowTopology() {
     }
 
@@ -39,12 +42,23 @@ public final class SiteflowTopology {
     }
 
     /**
-     * The topology.
+     * The product's topology: with its {@link #STAGES}.
      *
      * @param models  the site-model cache the processors and the query side share
      * @param metrics the pipeline counters
      */
     public static Topology build(TopologyConfig config, ModelCache models, PipelineMetrics metrics) {
+        return build(config, models, metrics, STAGES);
+    }
+
+    /**
+     * The topology with {@code stages} attached after classification (the product passes {@link #STAGES}).
+     *
+     * @param models  the site-model cache the processors and the query side share
+     * @param metrics the pipeline counters
+     */
+    public static Topology build(TopologyConfig config, ModelCache models, PipelineMetrics metrics,
+                                 List<ClassifiedStage> stages) {
         StreamsBuilder builder = new StreamsBuilder();
 
         // the site model (YAML text under key "sites") and the agents' last heartbeats: global, on every instance
@@ -57,12 +71,19 @@ public final class SiteflowTopology {
         StateStores.addTo(builder, config);
 
         // flow records as bytes, timestamped by arrival (LogAppendTime) until the parse step reads their start;
-        // parse, dedupe and route in one node (IngestStep), which hands each result to the child it is for
+        // parse, dedupe, classify and route in one node (IngestStep), which hands each result to the child it is for
         KStream<Object, Object> ingested = builder
                 .stream(FLOWS, Consumed.with(BYTES, BYTES).withTimestampExtractor(new UsePartitionTimeOnInvalidTimestamp())
                         .withName("flows"))
-                .process(() -> new IngestStep(config, models, metrics), Named.as("parse-dedupe-route"),
+                .process(() -> new IngestStep(config, models, metrics, !stages.isEmpty()), Named.as("parse-dedupe-route"),
                         StateStores.DEDUPE_STORES);
+
+        // the seam after classification: every classified record, once, to each stage (none: no node at all)
+        if (!stages.isEmpty()) {
+            KStream<byte[], Classified> classified = SiteflowTopology.<byte[], Classified>resultsOf(ingested)
+                    .peek((k, v) -> { }, Named.as(IngestStep.CLASSIFIED));
+            stages.forEach(stage -> stage.attach(classified, config));
+        }
 
         // dead letters to siteflow.dlq under their original key
         SiteflowTopology.<byte[], String>resultsOf(ingested).to(DLQ, Produced.with(BYTES, STRING)

@@ -1,5 +1,6 @@
 package io.siteflow.processor.topology;
 
+import io.siteflow.rules.verdict.Window;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -21,9 +22,18 @@ import java.util.Objects;
 public record TopologyConfig(String applicationId, Duration window, Duration grace, Duration dedupeRetention,
                              Duration historyRetention, Duration baseline, Duration alertRepeat, int partitions) {
     public static final String DEFAULT_APPLICATION_ID = "siteflow-processor";
+    /**
+     * The default window as an option value ({@code 60s}): the offline audit's, {@link Window#DEFAULT_SIZE_MS}, which
+     * owns it. A constant, so that picocli's {@code defaultValue} and help ({@code ${DEFAULT-VALUE}}) can show it.
+     */
+    public static final String DEFAULT_WINDOW = Window.DEFAULT_SIZE_MS / 1000 + "s";
 
-    /** Defaults: 1 min windows, 10 s grace, 1 day dedupe, 30 days history, 1 h baseline and alert repeat, 1 partition. */
-    public static final TopologyConfig DEFAULTS = new TopologyConfig(DEFAULT_APPLICATION_ID, Duration.ofMinutes(1),
+    /**
+     * Defaults: {@link Window#DEFAULT_SIZE_MS} windows, 10 s grace, 1 day dedupe, 30 days history, 1 h baseline and
+     * alert repeat, 1 partition.
+     */
+    public static final TopologyConfig DEFAULTS = new TopologyConfig(DEFAULT_APPLICATION_ID,
+            Duration.ofMillis(Window.DEFAULT_SIZE_MS),
             Duration.ofSeconds(10), Duration.ofDays(1), Duration.ofDays(30), Duration.ofHours(1), Duration.ofHours(1),
             1);
 

@@ -14,7 +14,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /** Reads a server-sent event stream on a thread of its own; {@link #next} waits for an event by name. */
-final class SseReader implements AutoCloseable {
+public final class SseReader implements AutoCloseable {
     record Event(String name, String data) {
     }
 
@@ -29,7 +29,7 @@ final class SseReader implements AutoCloseable {
         reader.start();
     }
 
-    static SseReader open(String url) throws IOException, InterruptedException {
+    public static SseReader open(String url) throws IOException, InterruptedException {
         HttpResponse<InputStream> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
                         .header("Accept", "text/event-stream").build(),
                 HttpResponse.BodyHandlers.ofInputStream());
@@ -60,7 +60,7 @@ final class SseReader implements AutoCloseable {
     }
 
     /** The data of the next event called {@code name}, skipping others; fails after 10 s. */
-    String next(String name) throws InterruptedException {
+    public String next(String name) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < deadline) {
             Event e = events.poll(100, TimeUnit.MILLISECONDS);
@@ -69,6 +69,15 @@ final class SseReader implements AutoCloseable {
             }
         }
         throw new AssertionError("no \"" + name + "\" event within 10 s");
+    }
+
+    /** The data of the next event of each name, in the order given (the order the stream sends them in). */
+    public java.util.Map<String, String> firstOfEach(java.util.List<String> names) throws InterruptedException {
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (String name : names) {
+            out.put(name, next(name));
+        }
+        return out;
     }
 
     @Override

@@ -68,6 +68,11 @@ final class Driver implements AutoCloseable {
      * moves only when a test advances it.
      */
     Driver(TopologyConfig config, Path stateDir, Instant wallClock) {
+        this(config, stateDir, wallClock, SiteflowTopology.STAGES);
+    }
+
+    /** With {@code stages} attached after classification, as the product attaches {@link SiteflowTopology#STAGES}. */
+    Driver(TopologyConfig config, Path stateDir, Instant wallClock, List<ClassifiedStage> stages) {
         this.config = config;
         this.wallMs = wallClock.toEpochMilli();
         Properties p = new Properties();
@@ -75,7 +80,7 @@ final class Driver implements AutoCloseable {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        driver = new TopologyTestDriver(SiteflowTopology.build(config, models, metrics), p, wallClock);
+        driver = new TopologyTestDriver(SiteflowTopology.build(config, models, metrics, stages), p, wallClock);
         flows = driver.createInputTopic(TopologySpec.FLOWS, new ByteArraySerializer(), new ByteArraySerializer());
         sites = driver.createInputTopic(TopologySpec.SITES, new StringSerializer(), new StringSerializer());
         agents = driver.createInputTopic(TopologySpec.AGENTS, new StringSerializer(), new StringSerializer());

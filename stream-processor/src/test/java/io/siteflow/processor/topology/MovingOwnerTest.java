@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.siteflow.processor.http.ApiJson;
 import io.siteflow.processor.http.ApiServer;
+import io.siteflow.processor.http.SseReader;
 import io.siteflow.processor.query.Cluster;
 import io.siteflow.processor.query.InstanceClient;
 import io.siteflow.processor.query.OwnersMovingException;
@@ -21,6 +22,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.streams.state.HostInfo;
 import org.junit.jupiter.api.AfterEach;
@@ -86,7 +88,7 @@ class MovingOwnerTest {
             assertThat(e.unavailable()).containsExactly(new OwnersMovingException.Unavailable(WLS3, "wls3",
                     "owner of wls3 (10.2.0.20) is moving: its task (partition 1) is not running on this instance yet "
                             + "(restoring its state or rebalancing): no task of partition 1 here"));
-            assertThat(e.answered()).containsExactly(single.get(1));
+            assertThat(e.answered()).isEqualTo(List.of(single.get(1)));
             assertThat(e.servers()).isEqualTo(2);
         });
     }
@@ -123,14 +125,76 @@ class MovingOwnerTest {
         assertThat(other.asked).containsExactly("drops 10.3.0.30 2", "cumulative 10.3.0.30|region1 2");
     }
 
-    /** wls3 and wls5 owned as given. */
+    @Test
+    void aDatabaseWhoseOwnerIsMovingIsA503NamingItNotAStoreError() throws Exception {
+        StreamsQueries q = d.queries(cluster(new Cluster.Here(0), new Cluster.Here(0), new Cluster.Moving(REBALANCING)),
+                InstanceClient.NONE);
+
+        HttpResponse<String> r = get(q, "/api/dbsites");
+
+        String reason = "owner of db1 (10.1.0.10) is moving: " + REBALANCING;
+        assertThat(r.statusCode()).isEqualTo(503);
+        assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(r.body()).isEqualTo("{\"error\":\"DB site comparisons of 1 of 1 databases are temporarily "
+                + "unavailable: their owner is moving\",\"reason\":\"" + reason + "\",\"unavailable\":[{\"server\":"
+                + "\"10.1.0.10\",\"name\":\"db1\",\"reason\":\"" + reason + "\"}]}");
+    }
+
+    @Test
+    void dbCallHistogramsOfAMovingOwnerAreA503NotAShorterList() throws Exception {
+        StreamsQueries q = d.queries(cluster(new Cluster.Here(0), new Cluster.Moving(REBALANCING)), InstanceClient.NONE);
+
+        HttpResponse<String> r = get(q, "/api/dbcalls");
+
+        String reason = "owner of wls5 (10.3.0.30) is moving: " + REBALANCING;
+        assertThat(r.statusCode()).isEqualTo(503);
+        assertThat(r.body()).isEqualTo("{\"error\":\"DB call histograms of 1 of 2 audited servers are temporarily "
+                + "unavailable: their owner is moving\",\"reason\":\"" + reason + "\",\"unavailable\":[{\"server\":"
+                + "\"10.3.0.30\",\"name\":\"wls5\",\"reason\":\"" + reason + "\"}]}");
+    }
+
+    @Test
+    void aMovingOwnerFailsOnlyTheEventsOfTheViewsThatReadIt() throws Exception {
+        StreamsQueries q = d.queries(cluster(new Cluster.Here(0), new Cluster.Moving(REBALANCING)), InstanceClient.NONE);
+        ApiServer s = new ApiServer(new ApiServer.Settings("127.0.0.1", 0, Optional.empty(), 100), q, () -> "").start();
+        servers.add(s);
+
+        try (SseReader events = SseReader.open(s.url() + "/api/events")) {
+            String reason = "owner of wls5 (10.3.0.30) is moving: " + REBALANCING;
+            String unavailable = "\"error\":\"verdicts of 1 of 2 audited servers are temporarily unavailable: "
+                    + "their owner is moving\",\"reason\":\"" + reason + "\",\"unavailable\":[{\"server\":"
+                    + "\"10.3.0.30\",\"name\":\"wls5\",\"reason\":\"" + reason + "\"}]";
+            Map<String, String> first = events.firstOfEach(List.of("rules", "verdicts", "latest", "agents", "alerts",
+                    "talkers", "links"));
+
+            assertThat(first).containsEntry("verdicts", "{\"status\":503," + unavailable + ",\"verdicts\":["
+                    + ApiJson.write(single.get(0)) + "]}");
+            assertThat(first).containsEntry("links", "{\"status\":503," + unavailable + "}");
+            // the views that do not read a moving owner answer as they do on a single instance
+            StreamsQueries one = d.queries();
+            assertThat(first).containsEntry("rules", "{\"version\":\"" + one.rules().version() + "\"}")
+                    .containsEntry("latest", ApiJson.write(one.latestWindows()))
+                    .containsEntry("agents", ApiJson.write(one.agents()))
+                    .containsEntry("alerts", ApiJson.write(one.alerts(100)))
+                    .containsEntry("talkers", ApiJson.write(one.talkers(false, null, 100)));
+            assertThat(first.get("talkers")).startsWith("[{\"local\":\"10.2.0.20\"");
+        }
+    }
+
+    /** wls3 and wls5 owned as given, db1 here. */
     static Cluster cluster(Cluster.Owner wls3, Cluster.Owner wls5) {
+        return cluster(wls3, wls5, new Cluster.Here(0));
+    }
+
+    /** wls3, wls5 and db1 owned as given. */
+    static Cluster cluster(Cluster.Owner wls3, Cluster.Owner wls5, Cluster.Owner db1) {
         return new Cluster() {
             @Override
             public Owner owner(String server) {
                 return switch (server) {
                     case WLS3 -> wls3;
                     case WLS5 -> wls5;
+                    case "10.1.0.10" -> db1;
                     default -> throw new AssertionError(server);
                 };
             }
