@@ -7,6 +7,9 @@ import io.siteflow.rules.model.Category;
 import io.siteflow.rules.model.Flow;
 import io.siteflow.rules.model.Site;
 import io.siteflow.rules.model.SiteModel;
+import io.siteflow.rules.observer.ObserverMemory;
+import io.siteflow.rules.observer.ObserverRule;
+import io.siteflow.rules.observer.ObserverState;
 import io.siteflow.rules.verdict.AuditPair;
 import io.siteflow.rules.verdict.AuditRoutes;
 import io.siteflow.rules.verdict.AuditSide;
@@ -26,7 +29,9 @@ import java.util.TreeMap;
 
 /**
  * Classifies flow records and folds them into the aggregates of every audited pair, cumulative and per
- * tumbling window (a record belongs to the window of its {@code start}), then computes the report. The
+ * tumbling window (a record belongs to the window of its {@code start}), then computes the report. A record
+ * counts for an audited server only from the server's observer ({@link ObserverRule}, in record order, as the
+ * stream processor applies it), so records of one flow from two observers count once. The
  * offline {@code siteflow audit} runs it over a capture; the same classes serve the streaming path.
  * Not thread-safe.
  */
@@ -39,6 +44,11 @@ public final class OfflineAudit {
     private final Map<AuditPair, TreeMap<Long, PairAggregate>> windows = new LinkedHashMap<>();
     private final Map<String, RttHistogram> siteRtt = new TreeMap<>();
     private final DbSites dbSites;
+    private final ObserverRule observers;
+    /** The observer of each audited server, as the audit step's store keeps it. */
+    private final ObserverState auditObservers = new ObserverMemory();
+    /** The observer of each app server for the site comparison, as the database's task keeps it. */
+    private final ObserverState dbSiteObservers = new ObserverMemory();
     private long records;
     private long rejected;
     private long bytes;
@@ -52,6 +62,7 @@ public final class OfflineAudit {
         this.windowMs = windowMs;
         this.routes = AuditRoutes.of(model);
         this.dbSites = new DbSites(model);
+        this.observers = new ObserverRule(model);
         for (AuditPair p : routes.pairs()) {
             cumulative.put(p, new PairAggregate());
             windows.put(p, new TreeMap<>());
@@ -83,9 +94,11 @@ public final class OfflineAudit {
         if (c.category() == Category.UNKNOWN) {
             unclassified += r.totalBytes();
         }
-        dbSites.add(r, c);
+        dbSites.add(r, c, server -> observers.counts(server, r.agent(), dbSiteObservers));
         for (AuditSide side : routes.sides(f, c)) {
-            add(r, c, side);
+            if (observers.counts(side.pair().server(), r.agent(), auditObservers)) {
+                add(r, c, side);
+            }
         }
         if (r.rttMicros() != null && c.crossSite()) {
             siteRtt.computeIfAbsent(sitePair(c.srcSite(), c.dstSite()), k -> new RttHistogram()).add(r.rttMicros());
