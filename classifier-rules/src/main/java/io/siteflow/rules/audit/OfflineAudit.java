@@ -5,7 +5,6 @@ import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.model.Category;
 import io.siteflow.rules.model.Flow;
-import io.siteflow.rules.model.Site;
 import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.observer.ObserverMemory;
 import io.siteflow.rules.observer.ObserverRule;
@@ -15,8 +14,8 @@ import io.siteflow.rules.verdict.AuditRoutes;
 import io.siteflow.rules.verdict.AuditSide;
 import io.siteflow.rules.verdict.DbSites;
 import io.siteflow.rules.verdict.PairAggregate;
-import io.siteflow.rules.verdict.RttHistogram;
 import io.siteflow.rules.verdict.SitePairRtt;
+import io.siteflow.rules.verdict.SitePairRtts;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictCalculator;
 import io.siteflow.rules.verdict.Window;
@@ -42,7 +41,6 @@ public final class OfflineAudit {
     private final AuditRoutes routes;
     private final Map<AuditPair, PairAggregate> cumulative = new LinkedHashMap<>();
     private final Map<AuditPair, TreeMap<Long, PairAggregate>> windows = new LinkedHashMap<>();
-    private final Map<String, RttHistogram> siteRtt = new TreeMap<>();
     private final DbSites dbSites;
     private final ObserverRule observers;
     /** The observer of each audited server, as the audit step's store keeps it. */
@@ -100,9 +98,6 @@ public final class OfflineAudit {
                 add(r, c, side);
             }
         }
-        if (r.rttMicros() != null && c.crossSite()) {
-            siteRtt.computeIfAbsent(sitePair(c.srcSite(), c.dstSite()), k -> new RttHistogram()).add(r.rttMicros());
-        }
         return true;
     }
 
@@ -110,10 +105,6 @@ public final class OfflineAudit {
         cumulative.get(side.pair()).add(r, c, side.remoteAddress());
         long w = Window.of(r.start(), windowMs).start();
         windows.get(side.pair()).computeIfAbsent(w, k -> new PairAggregate()).add(r, c, side.remoteAddress());
-    }
-
-    private static String sitePair(Site a, Site b) {
-        return a.name().compareTo(b.name()) <= 0 ? a.name() + " " + b.name() : b.name() + " " + a.name();
     }
 
     /** The report so far; {@code received}/{@code dropped} are the observer's packet counts (0 if unknown). */
@@ -127,9 +118,7 @@ public final class OfflineAudit {
                 .add(verdict(p, agg, Optional.of(new Window(start, start + windowMs)), drops))));
         List<Verdict> windowed = new ArrayList<>();
         byWindow.values().forEach(windowed::addAll);
-        List<SitePairRtt> rtts = new ArrayList<>();
-        siteRtt.forEach((k, h) -> rtts.add(new SitePairRtt(k.split(" ")[0], k.split(" ")[1], h.summary(),
-                model.rttLimit())));
+        List<SitePairRtt> rtts = SitePairRtts.ofAudited(cumulative).summaries(model.rttLimit());
         CaptureInfo info = new CaptureInfo(source, records, records == 0 ? 0 : first, records == 0 ? 0 : last,
                 bytes, unclassified, rejected, received, dropped);
         return new AuditReport(info, model.version(), total, windowed, rtts, dbSites.comparisons());

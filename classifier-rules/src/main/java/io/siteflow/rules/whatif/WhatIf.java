@@ -11,10 +11,10 @@ import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.observer.ObserverMemory;
 import io.siteflow.rules.observer.ObserverRule;
 import io.siteflow.rules.observer.ObserverState;
-import io.siteflow.rules.verdict.RttHistogram;
+import io.siteflow.rules.verdict.SitePair;
+import io.siteflow.rules.verdict.SitePairRtts;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Folds flow records into the what-if of moving one server to another site ({@code siteflow whatif --move
@@ -28,7 +28,7 @@ public final class WhatIf {
     private final Classifier classifier;
     private final Host server;
     private final Site target;
-    private final Map<String, RttHistogram> rttBySitePair = new TreeMap<>();
+    private final SitePairRtts rttBySitePair = new SitePairRtts();
     private final RttLimit limit;
     private final ObserverRule observerRule;
     private final ObserverState observers = new ObserverMemory();
@@ -98,7 +98,7 @@ public final class WhatIf {
             return;
         }
         if (r.rttMicros() != null && c.srcSite().isKnown() && c.dstSite().isKnown()) {
-            rttBySitePair.computeIfAbsent(pair(c.srcSite(), c.dstSite()), k -> new RttHistogram()).add(r.rttMicros());
+            rttBySitePair.add(SitePair.of(c.srcSite(), c.dstSite()), r.rttMicros());
         }
         boolean fromServer = r.src().equals(server.address());
         if (!fromServer && !r.dst().equals(server.address())
@@ -125,10 +125,6 @@ public final class WhatIf {
                 }
             }
         }
-    }
-
-    static String pair(Site a, Site b) {
-        return a.name().compareTo(b.name()) <= 0 ? a.name() + " " + b.name() : b.name() + " " + a.name();
     }
 
     /** The answer over the records so far. */

@@ -8,11 +8,14 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
+import io.siteflow.processor.http.LinkView;
+import io.siteflow.processor.http.SiteDirectory;
 import io.siteflow.rules.audit.AuditReport;
 import io.siteflow.rules.audit.OfflineAudit;
 import io.siteflow.rules.load.SiteModelLoader;
 import io.siteflow.rules.verdict.DbSiteComparison;
 import io.siteflow.rules.verdict.DbSiteJson;
+import io.siteflow.rules.verdict.SitePairRtt;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictJson;
 import io.siteflow.rules.verdict.Window;
@@ -134,6 +137,26 @@ class OfflineEquivalenceTest {
         return FlowRecordJson.parse(FlowRecordJson.toJson(r)
                 .replace("\"agent\":\"" + r.agent() + "\"", "\"agent\":\"" + agent + "\"")
                 .replace("\"id\":\"" + r.id() + "\"", "\"id\":\"" + agent + "-" + r.id() + "\""));
+    }
+
+    @Test
+    void theLinksViewGivesTheAuditsSitePairRttForTheSameRecords() throws Exception {
+        List<FlowRecord> records = mixedRecords();
+        AuditReport report = offlineReport(records);
+
+        try (Driver d = new Driver(dir).withSites(Flows.SITES_YAML)) {
+            records.forEach(d::send);
+
+            List<LinkView> links = LinkView.of(List.of(), d.queries().sitePairRtts(),
+                    SiteDirectory.of(d.queries().rules()));
+            assertThat(links).extracting(l -> new SitePairRtt(l.siteA(), l.siteB(), l.rttMicros()))
+                    .isEqualTo(report.sitePairs().stream().map(p -> new SitePairRtt(p.siteA(), p.siteB(), p.rtt()))
+                            .toList());
+            assertThat(report.sitePairs()).extracting(p -> p.siteA() + "-" + p.siteB())
+                    .containsExactly("region1-region2", "region1-region3");
+            assertThat(report.sitePairs()).allSatisfy(p -> assertThat(p.rtt().samples()).isGreaterThan(10));
+            assertThat(links).extracting(LinkView::aboveLimit).containsExactly(false, false);
+        }
     }
 
     /** What {@code siteflow audit} reports for these records. */
