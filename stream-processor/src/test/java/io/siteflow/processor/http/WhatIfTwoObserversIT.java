@@ -1,4 +1,4 @@
-package io.siteflow.processor.query;
+package io.siteflow.processor.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,11 +9,17 @@ import io.siteflow.model.wire.Topics;
 import io.siteflow.processor.broker.EmbeddedKafkaBroker;
 import io.siteflow.processor.broker.SiteflowTopics;
 import io.siteflow.processor.broker.TopicAdmin;
+import io.siteflow.processor.query.FlowsTopicWhatIf;
 import io.siteflow.processor.topology.ActiveModel;
 import io.siteflow.rules.load.SiteModelLoader;
 import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.whatif.WhatIf;
+import io.siteflow.rules.whatif.WhatIfJson;
 import io.siteflow.rules.whatif.WhatIfReport;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,11 +35,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The what-if {@code /api/whatif} answers from {@code siteflow.flows} on a real broker, when the host agent and the
- * edge agent both sent the same flows: the same report as {@code siteflow whatif} over the host agent's records
- * alone (a server seen by both was counted twice before the observer rule was applied here).
+ * {@code /api/whatif}, answered by {@link FlowsTopicWhatIf} from {@code siteflow.flows} on a real broker, when the
+ * host agent and the edge agent both sent the same flows: the same report as {@code siteflow whatif} over the host
+ * agent's records alone (a server seen by both was counted twice before the observer rule was applied here).
  */
-class FlowsTopicWhatIfIT {
+class WhatIfTwoObserversIT {
     private static final long T0 = 1_764_000_000_000L;
     private static final String SITES = """
             sites:
@@ -69,10 +75,18 @@ class FlowsTopicWhatIfIT {
                     () -> Optional.of(ActiveModel.of(model, SITES, 0)), Duration.ofSeconds(30));
 
             WhatIfReport streamed = whatIf.whatIf("wls3", "region1");
+            HttpResponse<String> api;
+            try (ApiServer server = new ApiServer(ApiServer.Settings.loopback(0), FakeQueries.create(ApiServerTest.NOW,
+                    true), Optional.empty(), () -> "", whatIf).start()) {
+                api = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url()
+                        + "/api/whatif?server=wls3&site=region1")).build(), HttpResponse.BodyHandlers.ofString());
+            }
 
             assertThat(streamed).isEqualTo(offline.report());
             assertThat(streamed.crossBytesBefore()).isEqualTo(2 * 910_000);
             assertThat(streamed.callsStopPaying()).isEqualTo(2_030);
+            assertThat(api.statusCode()).isEqualTo(200);
+            assertThat(api.body()).isEqualTo(WhatIfJson.toJson(offline.report()));
         }
     }
 
