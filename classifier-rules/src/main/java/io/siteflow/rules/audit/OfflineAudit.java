@@ -5,15 +5,17 @@ import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.model.Category;
 import io.siteflow.rules.model.Flow;
-import io.siteflow.rules.model.Site;
 import io.siteflow.rules.model.SiteModel;
+import io.siteflow.rules.observer.ObserverMemory;
+import io.siteflow.rules.observer.ObserverRule;
+import io.siteflow.rules.observer.ObserverState;
 import io.siteflow.rules.verdict.AuditPair;
 import io.siteflow.rules.verdict.AuditRoutes;
 import io.siteflow.rules.verdict.AuditSide;
 import io.siteflow.rules.verdict.DbSites;
 import io.siteflow.rules.verdict.PairAggregate;
-import io.siteflow.rules.verdict.RttHistogram;
 import io.siteflow.rules.verdict.SitePairRtt;
+import io.siteflow.rules.verdict.SitePairRtts;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictCalculator;
 import io.siteflow.rules.verdict.Window;
@@ -26,7 +28,9 @@ import java.util.TreeMap;
 
 /**
  * Classifies flow records and folds them into the aggregates of every audited pair, cumulative and per
- * tumbling window (a record belongs to the window of its {@code start}), then computes the report. The
+ * tumbling window (a record belongs to the window of its {@code start}), then computes the report. A record
+ * counts for an audited server only from the server's observer ({@link ObserverRule}, in record order, as the
+ * stream processor applies it), so records of one flow from two observers count once. The
  * offline {@code siteflow audit} runs it over a capture; the same classes serve the streaming path.
  * Not thread-safe.
  */
@@ -37,8 +41,12 @@ public final class OfflineAudit {
     private final AuditRoutes routes;
     private final Map<AuditPair, PairAggregate> cumulative = new LinkedHashMap<>();
     private final Map<AuditPair, TreeMap<Long, PairAggregate>> windows = new LinkedHashMap<>();
-    private final Map<String, RttHistogram> siteRtt = new TreeMap<>();
     private final DbSites dbSites;
+    private final ObserverRule observers;
+    /** The observer of each audited server, as the audit step's store keeps it. */
+    private final ObserverState auditObservers = new ObserverMemory();
+    /** The observer of each app server for the site comparison, as the database's task keeps it. */
+    private final ObserverState dbSiteObservers = new ObserverMemory();
     private long records;
     private long rejected;
     private long bytes;
@@ -52,6 +60,7 @@ public final class OfflineAudit {
         this.windowMs = windowMs;
         this.routes = AuditRoutes.of(model);
         this.dbSites = new DbSites(model);
+        this.observers = new ObserverRule(model);
         for (AuditPair p : routes.pairs()) {
             cumulative.put(p, new PairAggregate());
             windows.put(p, new TreeMap<>());
@@ -83,12 +92,11 @@ public final class OfflineAudit {
         if (c.category() == Category.UNKNOWN) {
             unclassified += r.totalBytes();
         }
-        dbSites.add(r, c);
+        dbSites.add(r, c, server -> observers.counts(server, r.agent(), dbSiteObservers));
         for (AuditSide side : routes.sides(f, c)) {
-            add(r, c, side);
-        }
-        if (r.rttMicros() != null && c.crossSite()) {
-            siteRtt.computeIfAbsent(sitePair(c.srcSite(), c.dstSite()), k -> new RttHistogram()).add(r.rttMicros());
+            if (observers.counts(side.pair().server(), r.agent(), auditObservers)) {
+                add(r, c, side);
+            }
         }
         return true;
     }
@@ -97,10 +105,6 @@ public final class OfflineAudit {
         cumulative.get(side.pair()).add(r, c, side.remoteAddress());
         long w = Window.of(r.start(), windowMs).start();
         windows.get(side.pair()).computeIfAbsent(w, k -> new PairAggregate()).add(r, c, side.remoteAddress());
-    }
-
-    private static String sitePair(Site a, Site b) {
-        return a.name().compareTo(b.name()) <= 0 ? a.name() + " " + b.name() : b.name() + " " + a.name();
     }
 
     /** The report so far; {@code received}/{@code dropped} are the observer's packet counts (0 if unknown). */
@@ -114,9 +118,7 @@ public final class OfflineAudit {
                 .add(verdict(p, agg, Optional.of(new Window(start, start + windowMs)), drops))));
         List<Verdict> windowed = new ArrayList<>();
         byWindow.values().forEach(windowed::addAll);
-        List<SitePairRtt> rtts = new ArrayList<>();
-        siteRtt.forEach((k, h) -> rtts.add(new SitePairRtt(k.split(" ")[0], k.split(" ")[1], h.summary(),
-                model.rttLimit())));
+        List<SitePairRtt> rtts = SitePairRtts.ofAudited(cumulative).summaries(model.rttLimit());
         CaptureInfo info = new CaptureInfo(source, records, records == 0 ? 0 : first, records == 0 ? 0 : last,
                 bytes, unclassified, rejected, received, dropped);
         return new AuditReport(info, model.version(), total, windowed, rtts, dbSites.comparisons());

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /**
  * The site comparison Oracle's playbook draws: for each database host, the DB calls of the app servers in its own
@@ -36,8 +37,16 @@ public final class DbSites {
 
     /** Adds a classified record; only DB records between a db host and an app-server host count. */
     public void add(FlowRecord r, Classification c) {
-        ends.of(r, c).ifPresent(e -> aggregate(e.database().address(), e.server().address())
-                .add(r, c, e.database().address()));
+        add(r, c, server -> true);
+    }
+
+    /**
+     * Adds a classified record when it is a DB record between a db host and an app-server host and
+     * {@code counts} accepts its app server (the observer rule: {@link io.siteflow.rules.observer.ObserverRule}).
+     */
+    public void add(FlowRecord r, Classification c, Predicate<Host> counts) {
+        ends.of(r, c).filter(e -> counts.test(e.server())).ifPresent(e -> aggregate(e.database().address(),
+                e.server().address()).add(r, c, e.database().address()));
     }
 
     /**

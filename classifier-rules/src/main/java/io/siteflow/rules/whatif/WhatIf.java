@@ -8,24 +8,30 @@ import io.siteflow.rules.model.Host;
 import io.siteflow.rules.model.RttLimit;
 import io.siteflow.rules.model.Site;
 import io.siteflow.rules.model.SiteModel;
-import io.siteflow.rules.verdict.RttHistogram;
+import io.siteflow.rules.observer.ObserverMemory;
+import io.siteflow.rules.observer.ObserverRule;
+import io.siteflow.rules.observer.ObserverState;
+import io.siteflow.rules.verdict.SitePair;
+import io.siteflow.rules.verdict.SitePairRtts;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Folds flow records into the what-if of moving one server to another site ({@code siteflow whatif --move
  * wls3=region1}). A flow of the server is cross-site before when its peer is in a known site other than the
  * server's, and after when its peer is in a known site other than the target. DB calls of DB flows that change side
  * stop (or start) paying the difference between the inter-site and the intra-site RTT medians measured in the same
- * records (handshake RTTs; 0 for a side without samples). Not thread-safe.
+ * records (handshake RTTs, from every record; 0 for a side without samples). The server's flows count once, as
+ * its observer saw them ({@link ObserverRule}). Not thread-safe.
  */
 public final class WhatIf {
     private final Classifier classifier;
     private final Host server;
     private final Site target;
-    private final Map<String, RttHistogram> rttBySitePair = new TreeMap<>();
+    private final SitePairRtts rttBySitePair = new SitePairRtts();
     private final RttLimit limit;
+    private final ObserverRule observerRule;
+    private final ObserverState observers = new ObserverMemory();
     private final Map<WhatIfReport.Flow, Long> becomeLocal = new HashMap<>();
     private final Map<WhatIfReport.Flow, Long> becomeRemote = new HashMap<>();
     long crossBefore;
@@ -73,13 +79,17 @@ public final class WhatIf {
                         + siteName + ": no host " + serverName + " in the site model"));
         this.target = model.site(siteName);
         this.limit = model.rttLimit();
+        this.observerRule = new ObserverRule(model);
         if (!target.isKnown()) {
             throw new UnknownName("site", siteName, "--move " + serverName + "=" + siteName + ": no site "
                     + siteName + " in the site model");
         }
     }
 
-    /** Adds one record (records of other hosts only give RTT samples). */
+    /**
+     * Adds one record (records of other hosts only give RTT samples). A record of the server's flows counts only
+     * from the server's observer ({@link ObserverRule}, in record order), so two observers' copies count once.
+     */
     public void accept(FlowRecord r) {
         Classification c;
         try {
@@ -88,10 +98,11 @@ public final class WhatIf {
             return;
         }
         if (r.rttMicros() != null && c.srcSite().isKnown() && c.dstSite().isKnown()) {
-            rttBySitePair.computeIfAbsent(pair(c.srcSite(), c.dstSite()), k -> new RttHistogram()).add(r.rttMicros());
+            rttBySitePair.add(SitePair.of(c.srcSite(), c.dstSite()), r.rttMicros());
         }
         boolean fromServer = r.src().equals(server.address());
-        if (!fromServer && !r.dst().equals(server.address())) {
+        if (!fromServer && !r.dst().equals(server.address())
+                || !observerRule.counts(server, r.agent(), observers)) {
             return;
         }
         first = Math.min(first, r.start());
@@ -114,10 +125,6 @@ public final class WhatIf {
                 }
             }
         }
-    }
-
-    static String pair(Site a, Site b) {
-        return a.name().compareTo(b.name()) <= 0 ? a.name() + " " + b.name() : b.name() + " " + a.name();
     }
 
     /** The answer over the records so far. */

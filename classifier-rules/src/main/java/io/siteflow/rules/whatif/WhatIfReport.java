@@ -4,7 +4,8 @@ import io.siteflow.rules.model.Host;
 import io.siteflow.rules.model.RttLimit;
 import io.siteflow.rules.model.Site;
 import io.siteflow.rules.model.SiteModel;
-import io.siteflow.rules.verdict.RttHistogram;
+import io.siteflow.rules.verdict.SitePair;
+import io.siteflow.rules.verdict.SitePairRtts;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -74,16 +75,15 @@ public record WhatIfReport(String server, String address, String fromSite, Strin
     /** Oracle's support limit for a stretched cluster, µs of RTT. */
     public static final long LIMIT_MICROS = RttLimit.ORACLE_MICROS;
 
-    static WhatIfReport of(WhatIf w, Host server, Site target, RttLimit limit, Map<String, RttHistogram> rtt,
+    static WhatIfReport of(WhatIf w, Host server, Site target, RttLimit limit, SitePairRtts rtt,
                            Map<Flow, Long> becomeLocal, Map<Flow, Long> becomeRemote) {
         List<Link> links = new ArrayList<>();
-        rtt.forEach((k, h) -> {
-            String[] s = k.split(" ");
+        rtt.histograms().forEach((k, h) -> {
             long p50 = h.percentile(50);
-            links.add(new Link(s[0], s[1], p50, p50 / 10, limit.exceededBy(p50)));
+            links.add(new Link(k.siteA(), k.siteB(), p50, p50 / 10, limit.exceededBy(p50)));
         });
-        long inter = median(rtt, WhatIf.pair(server.site(), target));
-        long intra = median(rtt, WhatIf.pair(target, target));
+        long inter = rtt.get(SitePair.of(server.site(), target)).percentile(50);
+        long intra = rtt.get(SitePair.of(target, target)).percentile(50);
         long saved = Math.max(0, inter - intra);
         long seconds = w.last >= w.first ? Math.max(1, (w.last - w.first + 999) / 1000) : 1;
         long perSecond = BigDecimal.valueOf((w.callsStopPaying - w.callsStartPaying) * saved)
@@ -91,11 +91,6 @@ public record WhatIfReport(String server, String address, String fromSite, Strin
         return new WhatIfReport(server.name(), server.address(), server.site().name(), target.name(), w.crossBefore,
                 w.crossAfter, largestFirst(becomeLocal), largestFirst(becomeRemote), w.callsStopPaying,
                 w.callsStartPaying, seconds, saved, perSecond, links, limit);
-    }
-
-    private static long median(Map<String, RttHistogram> rtt, String pair) {
-        RttHistogram h = rtt.get(pair);
-        return h == null ? 0 : h.percentile(50);
     }
 
     private static List<Flow> largestFirst(Map<Flow, Long> m) {

@@ -10,6 +10,9 @@ import io.siteflow.rules.load.SiteModelLoader;
 import io.siteflow.rules.model.Category;
 import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.verdict.SitePairRtt;
+import io.siteflow.model.FlowRecord;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -94,6 +97,36 @@ class OfflineAuditTest {
                 new SitePairRtt("region2", "region3", new RttSummary(20_000, 20_000, 20_000, 1)));
         assertThat(r.sitePairs().get(1).aboveLimit()).isTrue();
         assertThat(r.capture()).isEqualTo(new CaptureInfo("test.pcap", 5, T0 + 1, T0 + 2 * M, 2010, 0, 0, 0, 0));
+    }
+
+    @Test
+    void aFlowSeenByTheHostAgentAndTheEdgeAgentCountsOnceAsTheHostAgentSawIt() throws Exception {
+        String yaml = YAML + "threshold: 0.5\n";
+        List<FlowRecord> host = List.of(
+                Records.withCalls(tcp("10.2.0.20", 40000, "10.1.0.10", 1521, 4000, 5000, T0, T0 + 900, 6500L, null), 3, 9000),
+                tcp("10.1.0.11", 40001, "10.2.0.20", 7001, 300, 200, T0 + 10, T0 + 20, 6400L, null),
+                tcp("10.2.0.20", 40002, "10.1.0.11", 12345, 400, 100, T0 + M, T0 + M + 5, null, null));
+        List<FlowRecord> both = new ArrayList<>();
+        for (FlowRecord r : host) { // the host agent's copy of each flow, then the edge agent's
+            both.add(Records.seenBy(r, "wls3"));
+            both.add(Records.seenBy(r, "edge-b"));
+        }
+        OfflineAudit hostOnly = new OfflineAudit(model(yaml), M);
+        host.forEach(r -> hostOnly.accept(Records.seenBy(r, "wls3")));
+        OfflineAudit twoObservers = new OfflineAudit(model(yaml), M);
+        both.forEach(twoObservers::accept);
+
+        AuditReport one = hostOnly.report("wls3.json", 0, 0);
+        AuditReport two = twoObservers.report("merged.json", 0, 0);
+
+        assertThat(two.verdicts()).extracting(v -> v.remoteSite() + ":" + v.verdict() + ":" + v.crossBytes()
+                + ":" + v.dbCalls().calls()).containsExactly("region1:PASS:10000:3", "region3:INSUFFICIENT:0:0");
+        assertThat(two.verdicts().stream().map(VerdictJson::toJson).toList())
+                .isEqualTo(one.verdicts().stream().map(VerdictJson::toJson).toList());
+        assertThat(two.windows().stream().map(VerdictJson::toJson).toList())
+                .isEqualTo(one.windows().stream().map(VerdictJson::toJson).toList());
+        assertThat(two.dbSites()).isEqualTo(one.dbSites());
+        assertThat(two.dbSites().get(0).remote().calls()).isEqualTo(3);
     }
 
     @Test

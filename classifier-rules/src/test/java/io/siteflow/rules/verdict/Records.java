@@ -26,6 +26,17 @@ final class Records {
                 .build();
     }
 
+    /** {@code r} as agent {@code agent} recorded it (same flow, the agent's own id), through the wire JSON. */
+    static FlowRecord seenBy(FlowRecord r, String agent) {
+        try {
+            return io.siteflow.model.FlowRecordJson.parse(io.siteflow.model.FlowRecordJson.toJson(r)
+                    .replace("\"agent\":\"" + r.agent() + "\"", "\"agent\":\"" + agent + "\"")
+                    .replace("\"id\":\"" + r.id() + "\"", "\"id\":\"" + agent + "-" + r.id() + "\""));
+        } catch (io.siteflow.model.FlowRecordFormatException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     static FlowRecord tcp(String src, int srcPort, String dst, int dstPort, long bytes, long rbytes, long start) {
         return tcp(src, srcPort, dst, dstPort, bytes, rbytes, start, start + 1000, null, null);
     }

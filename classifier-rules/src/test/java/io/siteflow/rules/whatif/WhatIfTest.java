@@ -64,6 +64,34 @@ class WhatIfTest {
     }
 
     @Test
+    void aFlowSeenByTheHostAgentAndTheEdgeAgentCountsOnce() throws Exception {
+        SiteModel model = SiteModelLoader.parse("sites.yaml", YAML).orThrow();
+        List<FlowRecord> flows = List.of(tcp("10.2.0.20", "10.1.0.10", 1521, 900_000, 6_500L, 2_000),
+                tcp("10.2.0.20", "10.2.0.21", 7001, 50_000, 300L, 0));
+        WhatIf hostOnly = new WhatIf(model, "wls3", "region1");
+        WhatIf twoObservers = new WhatIf(model, "wls3", "region1");
+        for (FlowRecord r : flows) {
+            hostOnly.accept(seenBy(r, "wls3"));
+            twoObservers.accept(seenBy(r, "wls3"));
+            twoObservers.accept(seenBy(r, "edge-b"));
+            twoObservers.accept(seenBy(r, "wls4")); // wls4's host agent: never wls3's observer
+        }
+
+        WhatIfReport r = twoObservers.report();
+
+        assertThat(r).isEqualTo(hostOnly.report());
+        assertThat(r.crossBytesBefore()).isEqualTo(1_800_000);
+        assertThat(r.crossBytesAfter()).isEqualTo(100_000);
+        assertThat(r.callsStopPaying()).isEqualTo(2_000);
+    }
+
+    private static FlowRecord seenBy(FlowRecord r, String agent) throws Exception {
+        return io.siteflow.model.FlowRecordJson.parse(io.siteflow.model.FlowRecordJson.toJson(r)
+                .replace("\"agent\":\"a\"", "\"agent\":\"" + agent + "\"")
+                .replace("\"id\":\"" + r.id() + "\"", "\"id\":\"" + agent + "-" + r.id() + "\""));
+    }
+
+    @Test
     void writesTheReportAsOneJsonLineFieldByField() throws Exception {
         SiteModel model = SiteModelLoader.parse("sites.yaml", YAML).orThrow();
         WhatIf w = new WhatIf(model, "10.2.0.20", "region1");

@@ -99,8 +99,7 @@ final class ApiViews {
     }
 
     String links(SiteflowQueries q) {
-        return ApiJson.write(LinkView.of(q.talkers(false, null, LINK_TALKERS), q.latestWindows(),
-                q.cumulativeVerdicts(), directory(q)));
+        return ApiJson.write(LinkView.of(q.talkers(false, null, LINK_TALKERS), q.sitePairRtts(), directory(q)));
     }
 
     /** @throws Params.BadRequest when the flow is not in the flow syntax (a 400 naming the parameter) */

@@ -26,8 +26,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * The what-if over every record {@code siteflow.flows} holds (its retention, 7 days by default): the records are
  * read from the oldest to the end offsets of the moment asked, with the site model in force, and folded with the
  * same {@link WhatIf} as {@code siteflow whatif}, so the same records give the same numbers. As the topology does,
- * it leaves out unreadable values, records whose id was already read (an agent's spool sent again) and, for the
- * server's own flows, the copies of another listed host's agent (the observer rule). Why the topic and not a
+ * it leaves out unreadable values and records whose id was already read (an agent's spool sent again); {@link WhatIf}
+ * counts the server's own flows only from its observer (the observer rule, in topic order). Why the topic and not a
  * store: the what-if needs the server's intra-site flows and the intra-site RTT, which the audit never keeps.
  * Costs one pass over the topic per question; the last answer is kept while the end offsets and the model stay.
  * Thread-safe (one question at a time).
@@ -55,7 +55,6 @@ public final class FlowsTopicWhatIf implements WhatIfSource {
     public synchronized WhatIfReport whatIf(String server, String site) {
         ActiveModel m = model.get().orElseThrow(() -> new Unavailable("what-if: no site model in force", null));
         WhatIf w = new WhatIf(m.model(), server, site); // an unknown name is refused before reading anything
-        String address = w.report().address();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties())) {
             List<TopicPartition> parts = consumer.partitionsFor(Topics.FLOWS, timeout).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
@@ -66,7 +65,7 @@ public final class FlowsTopicWhatIf implements WhatIfSource {
             if (key.equals(lastKey)) {
                 return last;
             }
-            read(consumer, end, w, m, address);
+            read(consumer, end, w);
             last = w.report();
             lastKey = key;
             return last;
@@ -75,8 +74,7 @@ public final class FlowsTopicWhatIf implements WhatIfSource {
         }
     }
 
-    private void read(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> end, WhatIf w,
-                      ActiveModel m, String address) {
+    private void read(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> end, WhatIf w) {
         Set<String> seen = new HashSet<>();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!reached(consumer, end)) {
@@ -93,18 +91,11 @@ public final class FlowsTopicWhatIf implements WhatIfSource {
                 } catch (FlowRecordFormatException e) {
                     continue;
                 }
-                if (seen.add(r.id()) && counts(r, m, address)) {
+                if (seen.add(r.id())) {
                     w.accept(r);
                 }
             }
         }
-    }
-
-    /** False for a record of the server's own flows observed by another listed host's agent. */
-    private static boolean counts(FlowRecord r, ActiveModel m, String address) {
-        boolean server = r.src().equals(address) || r.dst().equals(address);
-        return !server || !m.isHostAgent(r.agent()) || m.model().hosts().stream()
-                .anyMatch(h -> h.address().equals(address) && h.name().equals(r.agent()));
     }
 
     private static boolean reached(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> end) {

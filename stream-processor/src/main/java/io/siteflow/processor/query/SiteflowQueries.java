@@ -62,6 +62,15 @@ public interface SiteflowQueries {
         return List.of();
     }
 
+    /**
+     * The handshake RTT per site pair over the audited pairs' cumulative aggregates
+     * ({@link io.siteflow.rules.verdict.SitePairRtts#ofAudited}, as {@code siteflow audit} computes its site pairs);
+     * empty where the implementation keeps none.
+     */
+    default io.siteflow.rules.verdict.SitePairRtts sitePairRtts() {
+        return new io.siteflow.rules.verdict.SitePairRtts();
+    }
+
     /** True when the processor is ready to answer (Kafka Streams RUNNING). */
     boolean ready();
 

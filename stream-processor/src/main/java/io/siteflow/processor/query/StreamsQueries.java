@@ -10,6 +10,7 @@ import io.siteflow.rules.verdict.DbSiteComparison;
 import io.siteflow.rules.verdict.DbSiteEnds;
 import io.siteflow.rules.verdict.DbSites;
 import io.siteflow.rules.verdict.PairAggregate;
+import io.siteflow.rules.verdict.SitePairRtts;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictCalculator;
 import io.siteflow.processor.topology.TopologyConfig;
@@ -169,6 +170,40 @@ public final class StreamsQueries implements SiteflowQueries {
             }
         });
         return out;
+    }
+
+    /**
+     * The site-pair RTT of the audited pairs' cumulative aggregates, read where each server's task runs.
+     *
+     * @throws OwnersMovingException when some server's owner is moving or cannot answer
+     */
+    @Override
+    public SitePairRtts sitePairRtts() {
+        Optional<ActiveModel> m = model();
+        if (m.isEmpty()) {
+            return new SitePairRtts();
+        }
+        Map<Host, List<AuditPair>> byServer = pairsByServer(m.get());
+        Map<String, StoreView.Answer> answers = readPairs(m.get(), byServer, false);
+        Map<AuditPair, PairAggregate> aggregates = new LinkedHashMap<>();
+        List<OwnersMovingException.Unavailable> moving = new ArrayList<>();
+        byServer.forEach((server, pairs) -> {
+            StoreView.Answer a0 = answers.get(server.address());
+            if (a0.unavailable().isPresent()) {
+                moving.add(OwnersMovingException.Unavailable.of(server, a0.unavailable().get()));
+                return;
+            }
+            for (AuditPair p : pairs) {
+                PairAggregate a = answers.get(server.address()).aggregates().get(m.get().keyOf(p).encoded());
+                if (a != null) {
+                    aggregates.put(p, a);
+                }
+            }
+        });
+        if (!moving.isEmpty()) { // a site pair's RTT without some of its servers would be another figure
+            throw new OwnersMovingException("site-pair RTTs", "audited servers", moving, List.of(), byServer.size());
+        }
+        return SitePairRtts.ofAudited(aggregates);
     }
 
     /**

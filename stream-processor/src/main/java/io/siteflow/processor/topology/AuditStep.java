@@ -44,7 +44,7 @@ final class AuditStep implements Processor<String, Routed, String, String> {
     private final PipelineMetrics metrics;
     private ProcessorContext<String, String> context;
     private StateStore sites;
-    private ObserverRule observers;
+    private ObserverStore observers;
     private PairWindows windows;
     private AlertRules alerts;
     private TalkerTable talkers;
@@ -63,7 +63,7 @@ final class AuditStep implements Processor<String, Routed, String, String> {
     public void init(ProcessorContext<String, String> context) {
         this.context = context;
         sites = context.getStateStore(TopologySpec.SITES_STORE);
-        observers = new ObserverRule(context.getStateStore(TopologySpec.OBSERVER_STORE),
+        observers = new ObserverStore(context.getStateStore(TopologySpec.OBSERVER_STORE),
                 agents.view(context.getStateStore(TopologySpec.AGENTS_STORE)));
         windows = new PairWindows(config, context.getStateStore(TopologySpec.OPEN_WINDOW_STORE),
                 context.getStateStore(TopologySpec.CUMULATIVE_STORE), context.getStateStore(TopologySpec.CONNECTION_STORE),
@@ -147,7 +147,7 @@ final class AuditStep implements Processor<String, Routed, String, String> {
             side = s.get();
         }
         Host host = side.pair().server();
-        if (!observers.counts(host, r.agent(), !r.agent().equals(host.name()) && m.isHostAgent(r.agent()))) {
+        if (!m.observers().counts(host, r.agent(), observers)) {
             metrics.otherObserver.increment();
             return;
         }
@@ -173,7 +173,7 @@ final class AuditStep implements Processor<String, Routed, String, String> {
             return; // the model changed since it was routed
         }
         Host host = ends.get().server();
-        if (observers.counts(host, r.agent(), !r.agent().equals(host.name()) && m.isHostAgent(r.agent()))) {
+        if (m.observers().counts(host, r.agent(), observers)) {
             windows.addCumulative(TopologySpec.dbSiteKey(database, host.address()), r, c, database);
         }
     }

@@ -7,7 +7,7 @@ import java.util.function.UnaryOperator;
 /**
  * Whether an audited server's observer dropped too many packets for a verdict (DESIGN.md, "Verdict"): its last
  * heartbeat reports more than 0.1% of packets dropped, kernel and interface together. The one check behind the
- * window verdicts ({@link ObserverRule}) and the cumulative ones (the query side). Stateless; thread-safe.
+ * window verdicts ({@link ObserverStore}) and the cumulative ones (the query side). Stateless; thread-safe.
  */
 public final class ObserverDrops {
     private ObserverDrops() {

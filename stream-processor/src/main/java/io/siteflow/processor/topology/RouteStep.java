@@ -27,7 +27,7 @@ import org.apache.kafka.streams.processor.api.Record;
  * address, for the site comparison ({@link io.siteflow.rules.verdict.DbSites}), whether or not it is audited.
  *
  * <p>Two shortcuts, neither changing a result. A copy for a server is not forwarded when the record comes from the
- * host agent of another listed host: that agent is never the server's observer ({@link ObserverRule}), so the
+ * host agent of another listed host: that agent is never the server's observer ({@link io.siteflow.rules.observer.ObserverRule#mayObserve}), so the
  * audit would drop it. A copy goes straight to the audit (the child {@code here}) when this task audits its
  * server: the record's key is the server's address (a host agent keys its records by its own server) and the
  * server's {@code by-server} partition, chosen as the producer's default partitioner chooses it, is this task's
@@ -79,9 +79,8 @@ final class RouteStep {
 
     private void forward(Record<byte[], ?> rec, long time, FlowRecord r, AuditSide side, Classification c,
                          ActiveModel m) {
-        String agent = r.agent();
         String server = side.server();
-        if (!agent.equals(side.pair().server().name()) && m.isHostAgent(agent)) {
+        if (!m.observers().mayObserve(side.pair().server(), r.agent())) {
             metrics.otherObserver.increment();
             return;
         }
@@ -103,7 +102,7 @@ final class RouteStep {
         if (ends.isEmpty()) {
             return false;
         }
-        if (!r.agent().equals(ends.get().server().name()) && m.isHostAgent(r.agent())) {
+        if (!m.observers().mayObserve(ends.get().server(), r.agent())) {
             return false;
         }
         String database = ends.get().database().address();

@@ -68,7 +68,27 @@ final class FakeQueries {
                 CallHistogram.bucketOf(6_600), 20L, CallHistogram.bucketOf(9_500), 50L,
                 CallHistogram.bucketOf(14_000), 5L)))));
         q.dbSites(List.of(DB_SITES));
+        q.withSitePairRtts(SITE_PAIR_RTTS);
         return q;
+    }
+
+    /**
+     * The cumulative RTT of region1-region2 as the aggregates of {@link #pass} (812 samples: p50 6.5 ms, p95 6.51 ms,
+     * max 6.53 ms) and {@link #fail} (100 samples: p50 6.6 ms, p95 12 ms, max 12.5 ms) hold it, merged.
+     */
+    static final io.siteflow.rules.verdict.SitePairRtts SITE_PAIR_RTTS = sitePairRtts();
+
+    private static io.siteflow.rules.verdict.SitePairRtts sitePairRtts() {
+        io.siteflow.rules.verdict.RttHistogram h = new io.siteflow.rules.verdict.RttHistogram();
+        for (int i = 0; i < 812; i++) { // wls3
+            h.add(i < 500 ? 6500 : i < 800 ? 6510 : 6530);
+        }
+        for (int i = 0; i < 100; i++) { // wls4
+            h.add(i < 50 ? 6600 : i < 95 ? 12_000 : 12_500);
+        }
+        io.siteflow.rules.verdict.SitePairRtts rtts = new io.siteflow.rules.verdict.SitePairRtts();
+        rtts.merge(io.siteflow.rules.verdict.SitePair.of("region1", "region2"), h);
+        return rtts;
     }
 
     /**

@@ -64,6 +64,7 @@ public final class StaticQueries implements SiteflowQueries {
     private final AtomicReference<Snapshot> snapshot;
     private final Explain explain;
     private volatile List<DbCallHistogram> dbCalls = List.of();
+    private volatile io.siteflow.rules.verdict.SitePairRtts sitePairRtts = new io.siteflow.rules.verdict.SitePairRtts();
     private final AtomicReference<List<DbSiteComparison>> dbSites = new AtomicReference<>(List.of());
 
     /** Explains a flow; the static queries have no classifier of their own. */
@@ -99,6 +100,17 @@ public final class StaticQueries implements SiteflowQueries {
     @Override
     public List<DbCallHistogram> dbCallHistograms() {
         return dbCalls;
+    }
+
+    @Override
+    public io.siteflow.rules.verdict.SitePairRtts sitePairRtts() {
+        return sitePairRtts;
+    }
+
+    /** Sets what {@link #sitePairRtts()} answers. @return this */
+    public StaticQueries withSitePairRtts(io.siteflow.rules.verdict.SitePairRtts rtts) {
+        sitePairRtts = rtts;
+        return this;
     }
 
     /** Sets what {@link #dbCallHistograms()} answers. @return this */

@@ -7,11 +7,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.siteflow.model.FlowRecord;
+import io.siteflow.model.FlowRecordJson;
+import io.siteflow.processor.http.LinkView;
+import io.siteflow.processor.http.SiteDirectory;
 import io.siteflow.rules.audit.AuditReport;
 import io.siteflow.rules.audit.OfflineAudit;
 import io.siteflow.rules.load.SiteModelLoader;
 import io.siteflow.rules.verdict.DbSiteComparison;
 import io.siteflow.rules.verdict.DbSiteJson;
+import io.siteflow.rules.verdict.SitePairRtt;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictJson;
 import io.siteflow.rules.verdict.Window;
@@ -76,6 +80,82 @@ class OfflineEquivalenceTest {
             assertThat(d.queries().cumulativeVerdicts().stream().map(VerdictJson::toJson).toList()).isEqualTo(
                     report.verdicts().stream().sorted(Comparator.comparing(Verdict::server)
                             .thenComparing(Verdict::remoteSite)).map(VerdictJson::toJson).toList());
+        }
+    }
+
+    @Test
+    void twoObserversOfTheSameFlowsGiveTheOfflineAuditsVerdictsOfTheHostAgentsAlone() throws Exception {
+        List<FlowRecord> hostAgents = new ArrayList<>();
+        List<FlowRecord> both = new ArrayList<>();
+        for (FlowRecord r : mixedRecords()) { // each server's host agent's copy, then the edge agent's
+            for (String host : hostAgentsOf(r)) {
+                hostAgents.add(seenBy(r, host));
+                both.add(seenBy(r, host));
+            }
+            both.add(seenBy(r, "edge-b"));
+        }
+        AuditReport hostOnly = offlineReport(hostAgents);
+        AuditReport merged = offlineReport(both);
+        List<String> expected = hostOnly.verdicts().stream().sorted(Comparator.comparing(Verdict::server)
+                .thenComparing(Verdict::remoteSite)).map(VerdictJson::toJson).toList();
+
+        try (Driver d = new Driver(dir).withSites(Flows.SITES_YAML)) {
+            for (String host : List.of("wls3", "wls5")) {
+                d.agents.pipeInput(host, "{\"agent\":\"" + host + "\",\"iface\":\"ens3\",\"time\":" + T0
+                        + ",\"received\":10}");
+            }
+            both.forEach(d::send);
+
+            assertThat(d.queries().cumulativeVerdicts().stream().map(VerdictJson::toJson).toList())
+                    .hasSize(2).isEqualTo(expected);
+            assertThat(d.verdicts().stream().map(kv -> kv.value).toList()).hasSize(10).isEqualTo(hostOnly.windows()
+                    .stream().filter(v -> v.window().orElseThrow().end() + 10_000 <= LAST).map(VerdictJson::toJson)
+                    .toList());
+            assertThat(json(d.queries().dbSites())).isEqualTo(json(hostOnly.dbSites()));
+        }
+        assertThat(merged.verdicts().stream().map(VerdictJson::toJson).toList())
+                .isEqualTo(hostOnly.verdicts().stream().map(VerdictJson::toJson).toList());
+        assertThat(merged.windows().stream().map(VerdictJson::toJson).toList())
+                .isEqualTo(hostOnly.windows().stream().map(VerdictJson::toJson).toList());
+        assertThat(json(merged.dbSites())).isEqualTo(json(hostOnly.dbSites()));
+    }
+
+    /** The host agents of the listed app servers at the ends of {@code r} (wls3: 10.2.0.20, wls5: 10.3.0.30). */
+    private static List<String> hostAgentsOf(FlowRecord r) {
+        List<String> out = new ArrayList<>();
+        if (r.src().equals("10.2.0.20") || r.dst().equals("10.2.0.20")) {
+            out.add("wls3");
+        }
+        if (r.src().equals("10.3.0.30") || r.dst().equals("10.3.0.30")) {
+            out.add("wls5");
+        }
+        return out;
+    }
+
+    /** {@code r} as {@code agent} recorded it: same flow, the agent's own record id (through the wire JSON). */
+    static FlowRecord seenBy(FlowRecord r, String agent) throws Exception {
+        return FlowRecordJson.parse(FlowRecordJson.toJson(r)
+                .replace("\"agent\":\"" + r.agent() + "\"", "\"agent\":\"" + agent + "\"")
+                .replace("\"id\":\"" + r.id() + "\"", "\"id\":\"" + agent + "-" + r.id() + "\""));
+    }
+
+    @Test
+    void theLinksViewGivesTheAuditsSitePairRttForTheSameRecords() throws Exception {
+        List<FlowRecord> records = mixedRecords();
+        AuditReport report = offlineReport(records);
+
+        try (Driver d = new Driver(dir).withSites(Flows.SITES_YAML)) {
+            records.forEach(d::send);
+
+            List<LinkView> links = LinkView.of(List.of(), d.queries().sitePairRtts(),
+                    SiteDirectory.of(d.queries().rules()));
+            assertThat(links).extracting(l -> new SitePairRtt(l.siteA(), l.siteB(), l.rttMicros()))
+                    .isEqualTo(report.sitePairs().stream().map(p -> new SitePairRtt(p.siteA(), p.siteB(), p.rtt()))
+                            .toList());
+            assertThat(report.sitePairs()).extracting(p -> p.siteA() + "-" + p.siteB())
+                    .containsExactly("region1-region2", "region1-region3");
+            assertThat(report.sitePairs()).allSatisfy(p -> assertThat(p.rtt().samples()).isGreaterThan(10));
+            assertThat(links).extracting(LinkView::aboveLimit).containsExactly(false, false);
         }
     }
 

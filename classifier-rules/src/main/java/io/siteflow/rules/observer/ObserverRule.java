@@ -1,0 +1,63 @@
+package io.siteflow.rules.observer;
+
+import io.siteflow.rules.model.Host;
+import io.siteflow.rules.model.SiteModel;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * One observer per server (DESIGN.md, "Verdict"): a record of a server S's flows counts for S only when its agent
+ * is S's observer; other observers' records of the same flows are kept for cross-checks, never added. The one
+ * implementation of the rule, applied by the offline audit, the what-if and the stream processor alike.
+ *
+ * <p>An agent is identified by its id: S's host agent is the agent whose id equals S's host name in the site
+ * model. Once it has been seen (a record of it about S, or a heartbeat, {@link ObserverState#heardFrom}) it is S's
+ * observer for good. Until then the first other agent whose record about S arrives (the site's edge agent) is the
+ * observer; the host agent of another listed host (which sees only its own host's flows) never is.
+ *
+ * <p>Order matters only before the host agent is seen: records an edge agent sent before the host agent's first
+ * record or heartbeat count, later ones do not. Immutable and thread-safe; the state is the caller's.
+ */
+public final class ObserverRule {
+    private final Set<String> hostAgents;
+
+    /** The rule for the hosts of {@code model}. */
+    public ObserverRule(SiteModel model) {
+        this.hostAgents = model.hosts().stream().map(Host::name).collect(Collectors.toUnmodifiableSet());
+    }
+
+    /** True when {@code agent} is the host agent of a listed host (its id equals the host's name). */
+    public boolean isHostAgent(String agent) {
+        return hostAgents.contains(agent);
+    }
+
+    /**
+     * True when {@code agent} can ever be {@code server}'s observer: its host agent, or an agent that is no other
+     * listed host's. A record that fails this never counts for the server, whatever the state.
+     */
+    public boolean mayObserve(Host server, String agent) {
+        return agent.equals(server.name()) || !isHostAgent(agent);
+    }
+
+    /**
+     * True when {@code agent}'s record counts for {@code server}; updates the server's observer in {@code state}.
+     */
+    public boolean counts(Host server, String agent, ObserverState state) {
+        if (!mayObserve(server, agent)) {
+            return false;
+        }
+        String hostAgent = server.name();
+        String current = state.observer(server.address());
+        if (agent.equals(hostAgent) || hostAgent.equals(current) || state.heardFrom(hostAgent)) {
+            if (!hostAgent.equals(current)) {
+                state.observe(server.address(), hostAgent);
+            }
+            return agent.equals(hostAgent);
+        }
+        if (current == null) {
+            state.observe(server.address(), agent);
+            return true;
+        }
+        return current.equals(agent);
+    }
+}

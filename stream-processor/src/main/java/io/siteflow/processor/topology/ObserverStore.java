@@ -1,0 +1,51 @@
+package io.siteflow.processor.topology;
+
+import io.siteflow.processor.topology.store.WriteBehind;
+import io.siteflow.rules.observer.ObserverRule;
+import io.siteflow.rules.observer.ObserverState;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The state of the observer rule ({@link ObserverRule}) in a task: each server's observer in the
+ * {@link TopologySpec#OBSERVER_STORE} store (changelogged; written on commit), and the agents that sent a
+ * heartbeat from the global agents store. Not thread-safe (one per task).
+ */
+final class ObserverStore implements ObserverState {
+    private final WriteBehind<String> observers;
+    private final KnownAgents.View agents;
+
+    ObserverStore(KeyValueStore<String, String> observers, KnownAgents.View agents) {
+        this.observers = new WriteBehind<>(observers);
+        this.agents = agents;
+    }
+
+    @Override
+    public String observer(String serverAddress) {
+        return observers.get(serverAddress);
+    }
+
+    @Override
+    public void observe(String serverAddress, String agent) {
+        observers.put(serverAddress, agent);
+    }
+
+    @Override
+    public boolean heardFrom(String agent) {
+        return agents.known(agent);
+    }
+
+    /** True when the server's observer last reported more than 0.1% of packets dropped (kernel + interface). */
+    boolean dropsAboveLimit(String serverAddress) {
+        return ObserverDrops.aboveLimit(observers.get(serverAddress), agents::heartbeat);
+    }
+
+    /** Writes observer changes to their store (the task commits). */
+    void flush() {
+        observers.flush();
+    }
+
+    /** Forgets the changes since the last flush. */
+    void discard() {
+        observers.discard();
+    }
+}
