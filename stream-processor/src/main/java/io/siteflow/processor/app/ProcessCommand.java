@@ -23,7 +23,8 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
-import org.apache.kafka.streams.KafkaStreams;
+import java.util.function.UnaryOperator;
+import org.apache.kafka.streams.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -36,7 +37,8 @@ import picocli.CommandLine;
  * {@code siteflow.sites}, runs the Streams topology (and the HTTP frontend: {@code JavalinFrontend}, or the one
  * given; none with {@code new ProcessCommand(null)}) until SIGINT/SIGTERM or {@link #stop()}, then stops cleanly.
  *
- * <p>Exit codes ({@link ExitCodes}): 0 after a clean stop; 1 when Kafka cannot be reached or Streams fails; 2 when the
+ * <p>Exit codes ({@link ExitCodes}): 0 after a clean stop; 1 when Kafka cannot be reached, or Kafka Streams fails and
+ * restarting it does not help ({@link RestartPolicy}); 2 when the
  * sites file cannot be read, is not UTF-8 (the message gives the byte offset), holds errors (each printed as
  * {@code file:line:col: ...}) or is too large to publish ({@link #MAX_MODEL_BYTES}); 64 for wrong usage.
  */
@@ -120,6 +122,8 @@ public final class ProcessCommand implements Callable<Integer> {
     Duration alertRepeat = TopologyConfig.DEFAULTS.alertRepeat();
 
     private final CountDownLatch stopped = new CountDownLatch(1);
+    /** Applied to each topology the runtime builds (tests: a global store made to fail). */
+    UnaryOperator<Topology> topologyHook = UnaryOperator.identity();
     /** Makes the HTTP frontend when the command runs (not when picocli builds the command tree: the frontend's
      *  instance client starts an HTTP client and its TLS context, half a second every other command would pay). */
     private final Supplier<HttpFrontend> given;
@@ -176,14 +180,15 @@ public final class ProcessCommand implements Callable<Integer> {
             return ExitCodes.FAILURE;
         }
         LOG.info("effective configuration: {}", settings.describe());
-        ProcessorRuntime rt = ProcessorRuntime.create(settings,
-                frontend.map(HttpFrontend::instanceClient).orElse(io.siteflow.processor.query.InstanceClient.NONE));
-        rt.streams().setStateListener((now, before) -> {
-            if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.PENDING_ERROR) {
-                LOG.error("Kafka Streams failed ({} -> {}); stopping", before, now);
-                stopped.countDown();
-            }
-        });
+        ProcessorRuntime rt;
+        try {
+            rt = ProcessorRuntime.create(settings, frontend.map(HttpFrontend::instanceClient)
+                    .orElse(io.siteflow.processor.query.InstanceClient.NONE), topologyHook);
+        } catch (RuntimeException e) {
+            err.println("siteflow process: " + e.getMessage());
+            return ExitCodes.FAILURE;
+        }
+        rt.onGiveUp(stopped::countDown);
         StopSignals.onStop(stopped::countDown);
         rt.start();
         runtime = rt;
@@ -194,8 +199,7 @@ public final class ProcessCommand implements Callable<Integer> {
         spec.commandLine().getOut().flush();
         awaitStop();
         frontend.ifPresent(HttpFrontend::close);
-        boolean failed = rt.streams().state() == KafkaStreams.State.ERROR
-                || rt.streams().state() == KafkaStreams.State.PENDING_ERROR;
+        boolean failed = rt.gaveUp();
         rt.close();
         return failed ? ExitCodes.FAILURE : ExitCodes.OK;
     }
