@@ -12,6 +12,7 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -97,8 +98,11 @@ public final class ProcessCommand implements Callable<Integer> {
     @Option(names = "--kafka", paramLabel = "K=V", description = "Kafka/Streams property (repeatable)")
     Map<String, String> kafka = new LinkedHashMap<>();
 
-    @Option(names = "--state-dir", paramLabel = "DIR", description = "Streams state directory (default: ${DEFAULT-VALUE})")
-    Path stateDir = Path.of(".siteflow", "streams");
+    @Option(names = "--state-dir", paramLabel = "DIR", description = "Kafka Streams state directory (default: "
+            + DAEMON_STATE_DIR + " when that directory exists and is writable, as the package and the systemd unit "
+            + "make it; else ~/.local/state/siteflow/processor; here: ${DEFAULT-VALUE}). State another cluster or "
+            + "since recreated topics built is discarded at start (docs/OPERATIONS.md, \"Local state\")")
+    Path stateDir = defaultStateDir(Path.of(DAEMON_STATE_DIR), Path.of(System.getProperty("user.home")));
 
     @Option(names = "--application-id", paramLabel = "ID", description = "Streams application id (default: ${DEFAULT-VALUE})")
     String applicationId = TopologyConfig.DEFAULT_APPLICATION_ID;
@@ -120,6 +124,18 @@ public final class ProcessCommand implements Callable<Integer> {
             description = "a FAIL or RTT alert is raised when its pair enters that state and again every DURATION "
                     + "while it stays there (default: 1h)")
     Duration alertRepeat = TopologyConfig.DEFAULTS.alertRepeat();
+
+    /** The state directory of the installed processor (deploy/systemd, docs/OPERATIONS.md). */
+    static final String DAEMON_STATE_DIR = "/var/lib/siteflow/processor";
+
+    /**
+     * {@code daemonDir} when it is a writable directory (an installed processor), else
+     * {@code home/.local/state/siteflow/processor}: never a directory that depends on where the command was started.
+     */
+    static Path defaultStateDir(Path daemonDir, Path home) {
+        return Files.isDirectory(daemonDir) && Files.isWritable(daemonDir) ? daemonDir
+                : home.resolve(".local").resolve("state").resolve("siteflow").resolve("processor");
+    }
 
     private final CountDownLatch stopped = new CountDownLatch(1);
     /** Applied to each topology the runtime builds (tests: a global store made to fail). */
