@@ -25,7 +25,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -39,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * the Prometheus registry with Kafka Streams' metrics and siteflow's own. What the HTTP side is given.
  *
  * <p>Before Kafka Streams starts, local state that another cluster or since recreated topics built is discarded
- * ({@link LocalState}). When Kafka Streams fails (state ERROR: its global thread died, or a stream thread shut the
+ * ({@link StateDirGuard}). When Kafka Streams fails (state ERROR: its global thread died, or a stream thread shut the
  * client down) a new instance is started after a back-off ({@link RestartPolicy}), counted in
  * {@code siteflow_processor_streams_restarts_total}; the queries, the HTTP side and the registry stay and read the
  * new one. {@link #health()} is DOWN meanwhile. When the policy gives up, {@link #onGiveUp} is told.
@@ -58,6 +57,7 @@ public final class ProcessorRuntime implements AutoCloseable {
     private final WhatIfSource whatIf;
     private final Counter restarts;
     private final RestartPolicy policy = new RestartPolicy();
+    private final StateDirGuard stateDir;
     private final ScheduledExecutorService restarter = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "siteflow-streams-restart");
         t.setDaemon(true);
@@ -95,6 +95,10 @@ public final class ProcessorRuntime implements AutoCloseable {
         this.topology = topology;
         this.models = models;
         this.hook = hook;
+        Properties props = settings.streamsProperties();
+        this.stateDir = new StateDirGuard(Startup.client(settings),
+                Path.of(props.getProperty(StreamsConfig.STATE_DIR_CONFIG)),
+                props.getProperty(StreamsConfig.APPLICATION_ID_CONFIG));
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         this.metrics = new PipelineMetrics(registry);
         metrics.siteModel(models);
@@ -134,10 +138,9 @@ public final class ProcessorRuntime implements AutoCloseable {
         Properties props = settings.streamsProperties();
         KafkaStreams streams = new KafkaStreams(built, props);
         Generation g = new Generation(streams, built, number);
-        String appId = props.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
-        Path stateDir = Path.of(props.getProperty(StreamsConfig.STATE_DIR_CONFIG));
-        StaleTaskDirs.remove(stateDir.resolve(appId), built);
-        discardForeignState(streams, built, stateDir, appId);
+        StaleTaskDirs.remove(Path.of(props.getProperty(StreamsConfig.STATE_DIR_CONFIG),
+                props.getProperty(StreamsConfig.APPLICATION_ID_CONFIG)), built);
+        stateDir.prepare(streams, built);
         TransientFailures transients = new TransientFailures();
         streams.setUncaughtExceptionHandler(e -> {
             failure = describe(e);
@@ -147,48 +150,13 @@ public final class ProcessorRuntime implements AutoCloseable {
         return g;
     }
 
-    /**
-     * Discards the application's local state when it belongs to another cluster or to recreated topics, and the
-     * global stores' when retention deleted records of their topics they had not read.
-     */
-    private void discardForeignState(KafkaStreams streams, Topology built, Path stateDir, String appId) {
-        Path appDir = stateDir.resolve(appId);
-        try (Admin admin = Admin.create(Startup.client(settings))) {
-            Optional<StateOrigin> recorded = StateOrigin.read(appDir);
-            Optional<String> why = recorded.flatMap(o -> o.mismatch(LocalState.current(admin, built, appId),
-                    stateDir));
-            if (why.isPresent()) {
-                LOG.warn(why.get());
-                java.nio.file.Files.deleteIfExists(appDir.resolve(StateOrigin.FILE));
-                streams.cleanUp();
-                deleteGlobal(appDir);
-                return;
-            }
-            Optional<String> behind = recorded.flatMap(o -> LocalState.globalBehind(admin, o, stateDir));
-            if (behind.isPresent()) {
-                LOG.warn(behind.get());
-                deleteGlobal(appDir);
-            }
-        } catch (RuntimeException | java.io.IOException e) {
-            LOG.warn("cannot check where the local state in {} came from ({}); keeping it", stateDir, e.getMessage());
-        }
-    }
-
-    /** Removes the global stores' state (Kafka Streams keeps it in {@code APP_DIR/global}). */
-    private static void deleteGlobal(Path appDir) throws java.io.IOException {
-        Path global = appDir.resolve("global");
-        if (java.nio.file.Files.exists(global)) {
-            StaleTaskDirs.deleteTree(global);
-        }
-    }
-
     private void changed(Generation g, KafkaStreams.State now) {
         if (now == KafkaStreams.State.RUNNING) {
             policy.running();
             plan = null;
             if (!g.ran) {
                 g.ran = true;
-                submit(() -> recordOrigin(g.topology), Duration.ZERO);
+                submit(() -> stateDir.recordOrigin(g.topology), Duration.ZERO);
             }
         } else if (now == KafkaStreams.State.ERROR && g.failed.compareAndSet(false, true)) {
             Optional<Duration> wait = policy.failed();
@@ -212,36 +180,6 @@ public final class ProcessorRuntime implements AutoCloseable {
             restarter.schedule(r, wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
             LOG.debug("closed: not running {}", r);
-        }
-    }
-
-    /** Records where the local state now comes from (once Kafka Streams runs: its internal topics exist). */
-    private void recordOrigin(Topology built) {
-        Properties props = settings.streamsProperties();
-        String appId = props.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
-        try (Admin admin = Admin.create(Startup.client(settings))) {
-            LocalState.current(admin, built, appId)
-                    .write(Path.of(props.getProperty(StreamsConfig.STATE_DIR_CONFIG)).resolve(appId));
-        } catch (RuntimeException e) {
-            LOG.warn("cannot record where the local state comes from: {}", e.getMessage());
-        }
-    }
-
-    /**
-     * Records how far the global stores can have read their topics (the topics' end offsets now that Kafka Streams
-     * stopped), so that the next start sees when retention deleted records they had not read.
-     */
-    private void recordGlobalEnds(Topology built) {
-        Path appDir = Path.of(settings.streamsProperties().getProperty(StreamsConfig.STATE_DIR_CONFIG))
-                .resolve(settings.streamsProperties().getProperty(StreamsConfig.APPLICATION_ID_CONFIG));
-        try (Admin admin = Admin.create(Startup.client(settings))) {
-            Optional<StateOrigin> recorded = StateOrigin.read(appDir);
-            if (recorded.isPresent()) {
-                recorded.get().withGlobalEnds(LocalState.ends(admin, LocalState.globalTopics(built),
-                        Duration.ofSeconds(5))).write(appDir);
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("cannot record how far the global stores read: {}", e.getMessage());
         }
     }
 
@@ -380,7 +318,7 @@ public final class ProcessorRuntime implements AutoCloseable {
         g.streams.close(CloseOptions.groupMembershipOperation(
                 CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(CLOSE_TIMEOUT));
         if (g.streams.state() == KafkaStreams.State.NOT_RUNNING && g.ran) {
-            recordGlobalEnds(g.topology);
+            stateDir.recordGlobalEnds(g.topology);
         }
         if (streamsMetrics != null) {
             streamsMetrics.close();
