@@ -12,6 +12,7 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,7 +23,8 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
-import org.apache.kafka.streams.KafkaStreams;
+import java.util.function.UnaryOperator;
+import org.apache.kafka.streams.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -36,7 +38,8 @@ import picocli.CommandLine;
  * {@code siteflow.sites}, runs the Streams topology (and the HTTP frontend: {@code JavalinFrontend}, or the one
  * given; none with {@code new ProcessCommand(null)}) until SIGINT/SIGTERM or {@link #stop()}, then stops cleanly.
  *
- * <p>Exit codes ({@link ExitCodes}): 0 after a clean stop; 1 when Kafka cannot be reached or Streams fails; 2 when the
+ * <p>Exit codes ({@link ExitCodes}): 0 after a clean stop; 1 when Kafka cannot be reached, or Kafka Streams fails and
+ * restarting it does not help ({@link RestartPolicy}); 2 when the
  * sites file cannot be read, is not UTF-8 (the message gives the byte offset), holds errors (each printed as
  * {@code file:line:col: ...}) or is too large to publish ({@link #MAX_MODEL_BYTES}); 64 for wrong usage.
  */
@@ -89,8 +92,11 @@ public final class ProcessCommand implements Callable<Integer> {
             + "brokers, with min.insync.replicas=2; else the broker count)")
     Integer replicationFactor;
 
-    @Option(names = "--state-dir", paramLabel = "DIR", description = "Streams state directory (default: ${DEFAULT-VALUE})")
-    Path stateDir = Path.of(".siteflow", "streams");
+    @Option(names = "--state-dir", paramLabel = "DIR", description = "Kafka Streams state directory (default: "
+            + DAEMON_STATE_DIR + " when that directory exists and is writable, as the package and the systemd unit "
+            + "make it; else ~/.local/state/siteflow/processor; here: ${DEFAULT-VALUE}). State another cluster or "
+            + "since recreated topics built is discarded at start (docs/OPERATIONS.md, \"Local state\")")
+    Path stateDir = defaultStateDir(Path.of(DAEMON_STATE_DIR), Path.of(System.getProperty("user.home")));
 
     @Option(names = "--application-id", paramLabel = "ID", description = "Streams application id (default: ${DEFAULT-VALUE})")
     String applicationId = TopologyConfig.DEFAULT_APPLICATION_ID;
@@ -113,7 +119,21 @@ public final class ProcessCommand implements Callable<Integer> {
                     + "while it stays there (default: 1h)")
     Duration alertRepeat = TopologyConfig.DEFAULTS.alertRepeat();
 
+    /** The state directory of the installed processor (deploy/systemd, docs/OPERATIONS.md). */
+    static final String DAEMON_STATE_DIR = "/var/lib/siteflow/processor";
+
+    /**
+     * {@code daemonDir} when it is a writable directory (an installed processor), else
+     * {@code home/.local/state/siteflow/processor}: never a directory that depends on where the command was started.
+     */
+    static Path defaultStateDir(Path daemonDir, Path home) {
+        return Files.isDirectory(daemonDir) && Files.isWritable(daemonDir) ? daemonDir
+                : home.resolve(".local").resolve("state").resolve("siteflow").resolve("processor");
+    }
+
     private final CountDownLatch stopped = new CountDownLatch(1);
+    /** Applied to each topology the runtime builds (tests: a global store made to fail). */
+    UnaryOperator<Topology> topologyHook = UnaryOperator.identity();
     /** Makes the HTTP frontend when the command runs (not when picocli builds the command tree: the frontend's
      *  instance client starts an HTTP client and its TLS context, half a second every other command would pay). */
     private final Supplier<HttpFrontend> given;
@@ -170,14 +190,15 @@ public final class ProcessCommand implements Callable<Integer> {
             return ExitCodes.FAILURE;
         }
         LOG.info("effective configuration: {}", settings.describe());
-        ProcessorRuntime rt = ProcessorRuntime.create(settings,
-                frontend.map(HttpFrontend::instanceClient).orElse(io.siteflow.processor.query.InstanceClient.NONE));
-        rt.streams().setStateListener((now, before) -> {
-            if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.PENDING_ERROR) {
-                LOG.error("Kafka Streams failed ({} -> {}); stopping", before, now);
-                stopped.countDown();
-            }
-        });
+        ProcessorRuntime rt;
+        try {
+            rt = ProcessorRuntime.create(settings, frontend.map(HttpFrontend::instanceClient)
+                    .orElse(io.siteflow.processor.query.InstanceClient.NONE), topologyHook);
+        } catch (RuntimeException e) {
+            err.println("siteflow process: " + e.getMessage());
+            return ExitCodes.FAILURE;
+        }
+        rt.onGiveUp(stopped::countDown);
         StopSignals.onStop(stopped::countDown);
         rt.start();
         runtime = rt;
@@ -188,8 +209,7 @@ public final class ProcessCommand implements Callable<Integer> {
         spec.commandLine().getOut().flush();
         awaitStop();
         frontend.ifPresent(HttpFrontend::close);
-        boolean failed = rt.streams().state() == KafkaStreams.State.ERROR
-                || rt.streams().state() == KafkaStreams.State.PENDING_ERROR;
+        boolean failed = rt.gaveUp();
         rt.close();
         return failed ? ExitCodes.FAILURE : ExitCodes.OK;
     }

@@ -64,7 +64,8 @@ final class StaleTaskDirs {
         return removed;
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    /** Deletes {@code dir} and everything under it. */
+    static void deleteTree(Path dir) throws IOException {
         try (Stream<Path> all = Files.walk(dir)) {
             for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(p);

@@ -7,6 +7,7 @@ import io.javalin.http.HttpStatus;
 import io.javalin.http.staticfiles.Location;
 import io.siteflow.processor.query.InstanceClient;
 import io.siteflow.processor.query.OwnersMovingException;
+import io.siteflow.processor.query.ProcessorHealth;
 import io.siteflow.processor.query.SiteflowQueries;
 import io.siteflow.processor.query.StoreView;
 import io.siteflow.processor.query.WhatIfSource;
@@ -158,15 +159,20 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /**
-     * 200 {@code {"status":"UP"}} while Kafka Streams runs, 503 {@code {"status":"STARTING"}} before; with
-     * {@code "siteModel": "..."} saying why the newest site model is not in force (the processor runs on with the
-     * last good one, so the status stays).
+     * 200 {@code {"status":"UP"}} while Kafka Streams runs, 503 {@code {"status":"STARTING"}} before it first ran and
+     * 503 {@code {"status":"DOWN","reason":"..."}} while it is neither RUNNING nor REBALANCING
+     * ({@link SiteflowQueries#health()}); with {@code "siteModel": "..."} saying why the newest site model is not in
+     * force (the processor runs on with the last good one, so the status stays).
      */
     private void health(Context ctx) {
-        boolean up = queries.ready();
+        ProcessorHealth h = queries.health();
+        boolean up = h.up();
         Map<String, Object> body = new java.util.LinkedHashMap<>();
-        body.put("status", up ? "UP" : "STARTING");
-        queries.siteModelProblem().ifPresent(p -> body.put("siteModel", p));
+        body.put("status", h.status().name());
+        h.reason().ifPresent(r -> body.put("reason", r));
+        if (up) { // the site model's store cannot be read while Kafka Streams is not running
+            queries.siteModelProblem().ifPresent(p -> body.put("siteModel", p));
+        }
         ctx.status(up ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).contentType(JSON).result(ApiJson.write(body));
     }
 

@@ -75,6 +75,14 @@ public interface SiteflowQueries {
     boolean ready();
 
     /**
+     * What {@code /health} says: by default UP when {@link #ready()}, else STARTING without a reason; the running
+     * processor says DOWN with the reason while Kafka Streams is neither RUNNING nor REBALANCING.
+     */
+    default ProcessorHealth health() {
+        return ready() ? ProcessorHealth.UP : ProcessorHealth.starting(null);
+    }
+
+    /**
      * Why the newest site model on {@code siteflow.sites} is not in force (an older one is, or none), empty when
      * it is ({@link io.siteflow.processor.topology.ModelCache#rejection()}).
      */

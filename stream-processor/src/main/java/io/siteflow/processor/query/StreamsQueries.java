@@ -50,6 +50,7 @@ public final class StreamsQueries implements SiteflowQueries {
     private final InstanceClient client;
     private final ModelCache models;
     private final BooleanSupplier ready;
+    private final java.util.function.Supplier<ProcessorHealth> health;
     private final Clock clock;
     private final Duration baseline;
     private final Duration alertRepeat;
@@ -59,6 +60,18 @@ public final class StreamsQueries implements SiteflowQueries {
     /** @param config the topology's settings (the alert baseline and repeat interval) */
     public StreamsQueries(LocalStoreView local, Cluster cluster, InstanceClient client, ModelCache models,
                           BooleanSupplier ready, Clock clock, TopologyConfig config) {
+        this(local, cluster, client, models, ready, clock, config,
+                () -> ready.getAsBoolean() ? ProcessorHealth.UP : ProcessorHealth.starting(null));
+    }
+
+    /**
+     * @param config the topology's settings (the alert baseline and repeat interval)
+     * @param health what {@code /health} says ({@link #health()})
+     */
+    public StreamsQueries(LocalStoreView local, Cluster cluster, InstanceClient client, ModelCache models,
+                          BooleanSupplier ready, Clock clock, TopologyConfig config,
+                          java.util.function.Supplier<ProcessorHealth> health) {
+        this.health = health;
         this.baseline = config.baseline();
         this.alertRepeat = config.alertRepeat();
         this.local = local;
@@ -348,6 +361,11 @@ public final class StreamsQueries implements SiteflowQueries {
     @Override
     public boolean ready() {
         return ready.getAsBoolean();
+    }
+
+    @Override
+    public ProcessorHealth health() {
+        return health.get();
     }
 
     @Override

@@ -174,4 +174,31 @@ class ProcessCommandTest {
         assertThat(p.getProperty("num.standby.replicas")).isEqualTo("2");
         assertThat(p.getProperty("linger.ms")).isEqualTo("5");
     }
+
+    @Test
+    void theStateDirectoryIsTheDaemonsWhenItIsInstalledElseUnderTheHomeDirectory() throws Exception {
+        Path daemon = dir.resolve("var-lib-siteflow-processor");
+        Path home = dir.resolve("home");
+
+        assertThat(ProcessCommand.defaultStateDir(daemon, home))
+                .isEqualTo(home.resolve(".local/state/siteflow/processor"));
+        Files.createDirectories(daemon);
+        assertThat(ProcessCommand.defaultStateDir(daemon, home)).isEqualTo(daemon);
+    }
+
+    @Test
+    void helpSaysWhereTheStateDirectoryIs() {
+        StringWriter out = new StringWriter();
+        CommandLine cl = ProcessCommand.commandLine(new ProcessCommand(null));
+        cl.setOut(new PrintWriter(out, true));
+        cl.setUsageHelpWidth(1000);
+
+        assertThat(cl.execute("--help")).isZero();
+
+        assertThat(out.toString().replaceAll("\\s+", " ")).contains("--state-dir=DIR Kafka Streams state directory "
+                + "(default: /var/lib/siteflow/processor when that directory exists and is writable, as the package "
+                + "and the systemd unit make it; else ~/.local/state/siteflow/processor; here: "
+                + ProcessCommand.defaultStateDir(Path.of("/var/lib/siteflow/processor"),
+                        Path.of(System.getProperty("user.home"))) + ").");
+    }
 }

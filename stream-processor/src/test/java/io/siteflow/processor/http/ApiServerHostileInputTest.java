@@ -112,6 +112,26 @@ class ApiServerHostileInputTest {
                 + "(1 error); keeping sha256:ab\"}");
     }
 
+    @Test
+    void healthIsDownWithTheReasonAndReadsNoStoreWhileKafkaStreamsIsNotRunning() throws Exception {
+        SiteflowQueries base = FakeQueries.create(ApiServerTest.NOW, true);
+        SiteflowQueries failed = (SiteflowQueries) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {SiteflowQueries.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "health" -> io.siteflow.processor.query.ProcessorHealth.down("Kafka Streams is ERROR; it "
+                            + "failed: java.lang.IllegalStateException: boom; restart 1 in 1 s");
+                    case "siteModelProblem" -> throw new IllegalStateException("KafkaStreams is not running. State "
+                            + "is ERROR.");
+                    default -> method.invoke(base, args);
+                });
+        server = new ApiServer(ApiServer.Settings.loopback(0), failed, () -> "").start();
+
+        HttpResponse<String> r = get("/health");
+
+        assertThat(r.statusCode()).isEqualTo(503);
+        assertThat(r.body()).isEqualTo("{\"status\":\"DOWN\",\"reason\":\"Kafka Streams is ERROR; it failed: "
+                + "java.lang.IllegalStateException: boom; restart 1 in 1 s\"}");
+    }
+
     private HttpResponse<String> get(String path) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(server.url() + path)).build(),
                 HttpResponse.BodyHandlers.ofString());
