@@ -9,7 +9,7 @@ import ch.qos.logback.core.AppenderBase;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
 import io.siteflow.model.wire.Heartbeat;
-import io.siteflow.processor.broker.EmbeddedKafkaBroker;
+import io.siteflow.broker.EmbeddedKafkaBroker;
 import io.siteflow.processor.query.AgentStatus;
 import io.siteflow.rules.audit.OfflineAudit;
 import io.siteflow.rules.load.SiteModelLoader;
@@ -249,8 +249,8 @@ class ForeignStateIT {
     }
 
     private static FlowRecord record(String id, String server, long start, int port, long bytes) {
-        return new FlowRecord(1, "edge-b", "eth0", start, start, 6, server, 40000, "10.1.0.10", port, bytes, 1,
-                0, 0, bytes, 0, 0x18, 0, null, null, null, false, id);
+        return FlowRecord.builder().id(id).agent("edge-b").iface("eth0").time(start, start)
+                .endpoints(6, server, 40000, "10.1.0.10", port).forward(bytes, 1, bytes, 0x18).build();
     }
 
     /** Waits until the processor's cumulative verdicts are the offline audit's of {@code records}, as JSON. */
