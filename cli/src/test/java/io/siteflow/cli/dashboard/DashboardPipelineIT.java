@@ -32,7 +32,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -56,8 +55,7 @@ class DashboardPipelineIT {
 
     @Test
     void dashboardShowsWhatTheAuditSaysForAReplayedCapture() throws Exception {
-        Assumptions.assumeTrue(Browser.installed(), "chromium and chromedriver not found at " + Browser.CHROMIUM
-                + " and " + Browser.CHROMEDRIVER + " (apt-get install chromium chromium-driver)");
+        Browser.assumeInstalled();
         Path root = Path.of(System.getProperty("siteflow.root", "../..")).toAbsolutePath().normalize();
         Path sites = root.resolve("deploy/conf/sites.yaml");
         Path capture = dir.resolve("stretched.pcap");

@@ -7,7 +7,6 @@ import io.siteflow.processor.topology.Alert;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,8 +24,7 @@ class DashboardIT {
 
     @BeforeAll
     static void start() throws Exception {
-        Assumptions.assumeTrue(Browser.installed(), "chromium and chromedriver not found at "
-                + Browser.CHROMIUM + " and " + Browser.CHROMEDRIVER + " (apt-get install chromium chromium-driver)");
+        Browser.assumeInstalled();
         queries = FakeQueries.create(System.currentTimeMillis(), true);
         server = new ApiServer(new ApiServer.Settings("127.0.0.1", 0, Optional.empty(), 200), queries, () -> "").start();
         browser = Browser.start(1600, 1000);

@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,8 +49,7 @@ class DashboardTrafficIT {
 
     @BeforeAll
     static void start() throws Exception {
-        Assumptions.assumeTrue(Browser.installed(), "chromium and chromedriver not found at "
-                + Browser.CHROMIUM + " and " + Browser.CHROMEDRIVER + " (apt-get install chromium chromium-driver)");
+        Browser.assumeInstalled();
         d = new Driver(dir).withSites(SITES);
         d.agents.pipeInput("edge-r2", "{\"agent\":\"edge-r2\",\"iface\":\"ens4\",\"time\":"
                 + System.currentTimeMillis() + ",\"received\":1234567,\"droppedKernel\":0}");
