@@ -252,6 +252,11 @@ public final class ApiServer implements AutoCloseable {
                 .filter(e -> e.getMethod() == HandlerType.GET).map(e -> e.getPath()).toList();
     }
 
+    /** How many clients hold {@code /api/events} open now (a page with {@code ?live=0} holds none). */
+    public int eventClients() {
+        return events.clientCount();
+    }
+
     /** Base URL of this server, e.g. {@code http://127.0.0.1:8080}. */
     public String url() {
         String h = settings.bind().indexOf(':') >= 0 ? "[" + settings.bind() + "]" : settings.bind();

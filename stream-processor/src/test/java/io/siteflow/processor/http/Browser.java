@@ -83,6 +83,20 @@ public final class Browser implements AutoCloseable {
         screenshotTo(Files.createDirectories(Path.of("target", "screenshots")).resolve(name + ".png"));
     }
 
+    /** The system property that sends the README's screenshots to a directory ({@code ./siteflow screenshots}). */
+    public static final String README_IMAGES = "siteflow.readme.images";
+
+    /**
+     * Where the README's screenshot {@code NAME.png} goes: {@code target/screenshots/} of the module under test, so
+     * that running the tests never edits a tracked file; the directory given as {@code -Dsiteflow.readme.images=DIR}
+     * (docs/images, by the explicit {@code ./siteflow screenshots}) when set. The directory is created.
+     */
+    public static Path readmeImage(String name) throws IOException {
+        String dir = System.getProperty(README_IMAGES, "");
+        Path d = dir.isBlank() ? Path.of("target", "screenshots") : Path.of(dir);
+        return Files.createDirectories(d).resolve(name + ".png");
+    }
+
     /** A screenshot of the window's inside as PNG at {@code file} (replaced). */
     public void screenshotTo(Path file) throws IOException {
         File shot = driver.getScreenshotAs(OutputType.FILE);
