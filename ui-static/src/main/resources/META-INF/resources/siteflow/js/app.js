@@ -7,7 +7,7 @@ import {age, setByteRates} from './format.js';
 import {get, subscribe} from './api.js';
 import {resizeAll} from './charts.js';
 import {renderVerdicts, renderTrends, setMinCrossBytes} from './views/verdicts.js';
-import {setHosts, setVerdicts, renderTraffic} from './views/traffic.js';
+import {setHosts, setVerdicts, renderTraffic, initTraffic} from './views/traffic.js';
 import {renderLinks, loadLinkHistory, loadBandwidthHistory} from './views/links.js';
 import {setRttLimit} from './limit.js';
 import {initTalkers, fetchTalkers, setTalkers, defaultQuery, redrawTalkers} from './views/talkers.js';
@@ -136,6 +136,7 @@ async function start() {
   initTalkers(onTalkersForm);
   initExplain();
   initDbLatency(failed);
+  initTraffic(failed);
   byId('unit-bytes').addEventListener('change', onUnit);
   window.addEventListener('hashchange', show);
   const [rules, hosts, verdicts, agents, alerts, firstLinks, talkers, alertSettings] = await fetchAll();

@@ -40,6 +40,11 @@ export function setVerdicts(list) {
   if (current && list.some((v) => pairKey(v) === current)) sel.value = current;
 }
 
+/** Draws the pair picked as soon as it is picked (not at the next verdict update). */
+export function initTraffic(onError) {
+  byId('traffic-server').addEventListener('change', () => renderTraffic().catch(onError));
+}
+
 export async function renderTraffic() {
   const sel = byId('traffic-server');
   const v = verdicts.find((x) => pairKey(x) === sel.value) || verdicts[0];
