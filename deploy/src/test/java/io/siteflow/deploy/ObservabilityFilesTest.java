@@ -82,7 +82,9 @@ class ObservabilityFilesTest {
 
         assertThat(drops).contains("siteflow_agent_kernel_drops_total", "siteflow_agent_packets_total").endsWith("> 0.001\n");
         assertThat(expr(rules, "SiteflowVerdictFail")).contains("siteflow_processor_verdicts_total{verdict=\"FAIL\"}");
-        assertThat(expr(rules, "SiteflowCrossSiteRttHigh")).endsWith("> 0.010");
+        assertThat(expr(rules, "SiteflowCrossSiteRttHigh")).isEqualTo("max by (server, remote_site) "
+                + "(siteflow_processor_rtt_p95_seconds) > on (server, remote_site) max by (server, remote_site) "
+                + "(siteflow_processor_rtt_limit_seconds)");
         assertThat(expr(rules, "SiteflowConsumerLag")).contains("kafka_consumer_fetch_manager_records_lag_max");
     }
 

@@ -39,6 +39,8 @@ import org.slf4j.LoggerFactory;
 public final class ApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ApiServer.class);
     private static final String JSON = "application/json";
+    /** Talkers the link history sums over (as {@code /api/links}). */
+    private static final int LINK_HISTORY_TALKERS = 100_000;
 
     /**
      * @param bind         address to listen on, {@code 127.0.0.1} unless {@code --http-bind} says otherwise
@@ -78,6 +80,7 @@ public final class ApiServer implements AutoCloseable {
     private final WhatIfSource whatIf;
     private final ApiViews views = new ApiViews();
     private final EventStream events;
+    private final LinkRateHistory linkHistory;
     private final Javalin app;
 
     /**
@@ -93,6 +96,8 @@ public final class ApiServer implements AutoCloseable {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.whatIf = Objects.requireNonNull(whatIf, "whatIf");
         this.events = new EventStream(() -> views.all(queries), settings.sseIntervalMs());
+        this.linkHistory = new LinkRateHistory(() -> LinkView.of(queries.talkers(false, null, LINK_HISTORY_TALKERS),
+                List.of(), List.of(), views.directory(queries)), System::currentTimeMillis);
         this.app = Javalin.create(config -> {
             config.showJavalinBanner = false;
             config.staticFiles.add(sf -> {
@@ -144,6 +149,7 @@ public final class ApiServer implements AutoCloseable {
         app.get("/api/rules", ctx -> json(ctx, views.rules(queries)));
         app.get("/api/hosts", ctx -> json(ctx, views.hosts(queries)));
         app.get("/api/links", ctx -> json(ctx, views.links(queries)));
+        app.get("/api/links/history", ctx -> json(ctx, ApiJson.write(linkHistory.history())));
         app.get("/api/explain", ctx -> json(ctx, views.explain(queries, Params.text(ctx, "flow"))));
         app.get("/api/dbcalls", ctx -> json(ctx, ApiJson.write(DbCallView.of(queries.dbCallHistograms()))));
         app.get("/api/whatif", ctx -> json(ctx, whatIf(Params.text(ctx, "server"), Params.text(ctx, "site"))));
@@ -226,6 +232,7 @@ public final class ApiServer implements AutoCloseable {
     /** Starts listening. @return this */
     public ApiServer start() {
         app.start(settings.bind(), settings.port());
+        linkHistory.start(queries.ready());
         LOG.info("api: listening on http://{}:{} (token {})", settings.bind(), port(),
                 settings.token().isPresent() ? "required" : "not required");
         return this;
@@ -246,6 +253,11 @@ public final class ApiServer implements AutoCloseable {
                 .filter(e -> e.getMethod() == HandlerType.GET).map(e -> e.getPath()).toList();
     }
 
+    /** How many clients hold {@code /api/events} open now (a page with {@code ?live=0} holds none). */
+    public int eventClients() {
+        return events.clientCount();
+    }
+
     /** Base URL of this server, e.g. {@code http://127.0.0.1:8080}. */
     public String url() {
         String h = settings.bind().indexOf(':') >= 0 ? "[" + settings.bind() + "]" : settings.bind();
@@ -255,6 +267,7 @@ public final class ApiServer implements AutoCloseable {
     @Override
     public void close() {
         events.close();
+        linkHistory.close();
         app.stop();
     }
 }

@@ -190,7 +190,7 @@ final class AuditStep implements Processor<String, Routed, String, String> {
                     observers.dropsAboveLimit(pair.get().server().address()));
             String json = VerdictJson.toJson(v);
             windows.keep(c, json);
-            metrics.windowVerdict(v);
+            metrics.windowVerdict(v, m.model().rttLimit());
             String key = c.pair().encoded();
             context.forward(new Record<>(key, json, c.window().end()), VERDICTS);
             alerts.window(v, m.model().dbCallBudget(), m.model().rttLimit()).forEach(this::emit);

@@ -3,6 +3,7 @@ package io.siteflow.processor.topology;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
+import io.siteflow.rules.model.RttLimit;
 import io.siteflow.rules.verdict.Verdict;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -96,9 +97,11 @@ public final class PipelineMetrics {
 
     /**
      * Records a closed window's verdict: {@code siteflow_processor_verdicts_total{verdict,server,remote_site}},
-     * the window's DB share and handshake RTT p95 as gauges per pair, and its bytes per category.
+     * the window's DB share and handshake RTT p95 as gauges per pair, the RTT limit in force beside them
+     * ({@code siteflow_processor_rtt_limit_seconds}: what the Prometheus rule compares the p95 with, so that it
+     * follows the site model's {@code rttLimitMs}), and its bytes per category.
      */
-    void windowVerdict(Verdict v) {
+    void windowVerdict(Verdict v, RttLimit limit) {
         Tags pair = Tags.of("server", v.server(), "remote_site", v.remoteSite());
         Counter.builder("siteflow.processor.verdicts").description("closed-window verdicts written to siteflow.verdicts")
                 .tags(pair.and("verdict", v.verdict().name())).register(registry).increment();
@@ -108,6 +111,8 @@ public final class PipelineMetrics {
             gauge("siteflow.processor.rtt.p95.seconds", "handshake RTT p95 of the pair's latest closed window", pair)
                     .set(v.rttMicros().p95() / 1e6);
         }
+        gauge("siteflow.processor.rtt.limit.seconds", "RTT limit in force for the pair (the stricter of Oracle's 10 ms "
+                + "and the site model's rttLimitMs)", pair).set(limit.micros() / 1e6);
         v.categories().forEach((category, bytes) -> Counter.builder("siteflow.processor.bytes")
                 .description("cross-site IP bytes of audited pairs, per category").baseUnit("bytes")
                 .tag("category", category.name()).register(registry).increment(bytes));

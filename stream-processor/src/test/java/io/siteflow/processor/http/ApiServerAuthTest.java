@@ -38,7 +38,7 @@ class ApiServerAuthTest {
     void everyApiEndpointAndMetricsNeedTheToken() throws Exception {
         for (String path : new String[] {"/api/verdicts", "/api/verdicts?window=latest", "/api/windows?from=0&to=1",
                 "/api/report?from=0&to=1", "/api/agents", "/api/alerts", "/api/talkers", "/api/rules", "/api/hosts",
-                "/api/links", "/api/explain?flow=x", "/api/events", "/metrics"}) {
+                "/api/links", "/api/links/history", "/api/explain?flow=x", "/api/events", "/metrics"}) {
             HttpResponse<String> r = get(path);
             assertThat(r.statusCode()).as(path).isEqualTo(401);
             assertThat(r.body()).as(path).isEqualTo("{\"error\":\"bearer token required\"}");

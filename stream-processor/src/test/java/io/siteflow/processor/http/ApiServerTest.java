@@ -45,9 +45,12 @@ class ApiServerTest {
     StaticQueries queries;
     ApiServer server;
 
+    long started;
+
     @BeforeEach
     void start() {
         queries = FakeQueries.create(NOW, true);
+        started = System.currentTimeMillis();
         server = new ApiServer(ApiServer.Settings.loopback(0), queries, () -> "siteflow_up 1\n").start();
     }
 
@@ -166,7 +169,8 @@ class ApiServerTest {
                 .isEqualTo("{\"baselineMs\":3600000,\"baselineEndMs\":1764000030000,\"repeatMs\":3600000}");
         assertThat(body("/api/rules")).isEqualTo("{\"version\":\"sha256:0123abcd\",\"yaml\":"
                 + ApiJson.write(FakeQueries.YAML) + ",\"loadedMs\":" + (NOW - 3_600_000) + ",\"minCrossBytes\":1000000,"
-                + "\"defaults\":\"FMW\",\"defaultRules\":" + ApiJson.write(FMW_DEFAULTS) + "}");
+                + "\"defaults\":\"FMW\",\"defaultRules\":" + ApiJson.write(FMW_DEFAULTS)
+                + ",\"rttLimitMicros\":10000,\"rttLimitSource\":\"oracle\"}");
         assertThat(body("/api/hosts")).isEqualTo("[{\"address\":\"10.1.0.10\",\"name\":\"db1\",\"role\":\"db\","
                 + "\"site\":\"region1\"},{\"address\":\"10.1.0.11\",\"name\":\"<script>alert(1)</script>\","
                 + "\"role\":\"app-server\",\"site\":\"region1\"},{\"address\":\"10.2.0.20\",\"name\":\"wls3\","
@@ -187,6 +191,15 @@ class ApiServerTest {
         assertThat(body("/api/links")).isEqualTo("[{\"siteA\":\"region1\",\"siteB\":\"region2\",\"aToBBps\":3030.0,"
                 + "\"bToABps\":990.0,\"rttMicros\":{\"p50\":6500,\"p95\":12000,\"max\":12500,\"samples\":912},"
                 + "\"limitMicros\":10000,\"aboveLimit\":true,\"ageMs\":1000}]");
+    }
+
+    @Test
+    void answersTheLinksBandwidthSampledWhenItStarted() throws Exception {
+        String history = body("/api/links/history");
+        long t = ApiJson.mapper().readTree(history).get(0).get("points").get(0).get(0).asLong();
+        assertThat(t).isBetween(started - 1, System.currentTimeMillis());
+        assertThat(history).isEqualTo("[{\"siteA\":\"region1\",\"siteB\":\"region2\",\"points\":[[" + t
+                + ",3030.0,990.0]]}]");
     }
 
     @Test

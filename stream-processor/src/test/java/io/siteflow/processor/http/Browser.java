@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -14,7 +16,9 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * Headless Debian Chromium driven by the Debian chromedriver (packages {@code chromium chromium-driver}):
- * nothing is downloaded. Screenshots go to {@code target/screenshots/}.
+ * nothing is downloaded. Screenshots go to {@code target/screenshots/}. A browser test starts with
+ * {@link #assumeInstalled()}: without the browser it is skipped on a developer's machine, and fails under CI
+ * ({@code CI=true}), where a skipped browser test would pass a build that tested no page.
  */
 public final class Browser implements AutoCloseable {
     public static final Path CHROMIUM = Path.of("/usr/bin/chromium");
@@ -30,6 +34,30 @@ public final class Browser implements AutoCloseable {
 
     public static boolean installed() {
         return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+    }
+
+    /** Why a browser test cannot run here. */
+    static final String MISSING = "chromium and chromedriver not found at " + CHROMIUM + " and " + CHROMEDRIVER
+            + " (apt-get install chromium chromium-driver)";
+
+    /**
+     * Returns when the browser is installed; else skips the test (a JUnit assumption), or fails it under CI.
+     *
+     * @throws IllegalStateException without the browser when the environment has {@code CI=true}
+     */
+    public static void assumeInstalled() {
+        assumeInstalled(installed(), System.getenv());
+    }
+
+    /** {@link #assumeInstalled()} with what it reads given: whether the browser is installed, the environment. */
+    static void assumeInstalled(boolean installed, Map<String, String> env) {
+        if (installed) {
+            return;
+        }
+        if ("true".equalsIgnoreCase(env.getOrDefault("CI", "").trim())) {
+            throw new IllegalStateException(MISSING + "; CI=true: a browser test fails there instead of skipping");
+        }
+        Assumptions.abort(MISSING);
     }
 
     public static Browser start(int width, int height) throws IOException {
@@ -53,6 +81,20 @@ public final class Browser implements AutoCloseable {
 
     public void screenshot(String name) throws IOException {
         screenshotTo(Files.createDirectories(Path.of("target", "screenshots")).resolve(name + ".png"));
+    }
+
+    /** The system property that sends the README's screenshots to a directory ({@code ./siteflow screenshots}). */
+    public static final String README_IMAGES = "siteflow.readme.images";
+
+    /**
+     * Where the README's screenshot {@code NAME.png} goes: {@code target/screenshots/} of the module under test, so
+     * that running the tests never edits a tracked file; the directory given as {@code -Dsiteflow.readme.images=DIR}
+     * (docs/images, by the explicit {@code ./siteflow screenshots}) when set. The directory is created.
+     */
+    public static Path readmeImage(String name) throws IOException {
+        String dir = System.getProperty(README_IMAGES, "");
+        Path d = dir.isBlank() ? Path.of("target", "screenshots") : Path.of(dir);
+        return Files.createDirectories(d).resolve(name + ".png");
     }
 
     /** A screenshot of the window's inside as PNG at {@code file} (replaced). */

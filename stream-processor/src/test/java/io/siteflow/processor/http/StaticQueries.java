@@ -52,6 +52,11 @@ public final class StaticQueries implements SiteflowQueries {
             return new Snapshot(cumulative, history, agents, alerts, talkers, portPairs, rules, r);
         }
 
+        /** A copy with another site model in force. */
+        public Snapshot withRules(RulesInfo r) {
+            return new Snapshot(cumulative, history, agents, alerts, talkers, portPairs, r, ready);
+        }
+
         /** A copy with {@code a} in front of the alerts. */
         public Snapshot withAlert(Alert a) {
             List<Alert> more = new ArrayList<>(alerts.size() + 1);

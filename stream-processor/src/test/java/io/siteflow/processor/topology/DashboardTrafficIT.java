@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +32,8 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
  * back to back, with event times in the last hour (so the page's hour-long charts show them):
  * wls3 → db1:1521 (DB) 1,000,000 B out and 100,000 B in per 10 s, wls3 → wls1:7001 (CLUSTER) 80,000 B;
  * wls4 → db1 400,000 B (DB) and to wls1 50,000 B on 7001 (CLUSTER), 30,000 B on 7574 (COHERENCE) and 20,000 B on
- * 5201 (UNKNOWN): one host pair, three categories; wls5 → db1 400 B once (INSUFFICIENT: minCrossBytes 1000).
+ * 5201 (UNKNOWN): one host pair, three categories; once, in the first minute, wls4 → 10.1.0.2:53 (a DNS server the
+ * model does not list) 2,000 B; wls5 → db1 400 B once (INSUFFICIENT: minCrossBytes 1000).
  */
 class DashboardTrafficIT {
     /** The synthetic cluster's model with the FMW default rules after its own (coherence port 7574 among them). */
@@ -50,8 +50,7 @@ class DashboardTrafficIT {
 
     @BeforeAll
     static void start() throws Exception {
-        Assumptions.assumeTrue(Browser.installed(), "chromium and chromedriver not found at "
-                + Browser.CHROMIUM + " and " + Browser.CHROMEDRIVER + " (apt-get install chromium chromium-driver)");
+        Browser.assumeInstalled();
         d = new Driver(dir).withSites(SITES);
         d.agents.pipeInput("edge-r2", "{\"agent\":\"edge-r2\",\"iface\":\"ens4\",\"time\":"
                 + System.currentTimeMillis() + ",\"received\":1234567,\"droppedKernel\":0}");
@@ -67,6 +66,7 @@ class DashboardTrafficIT {
                 send(s, "10.2.0.21", 43000 + k, "10.1.0.20", 5201, 20_000, 0, null);
             }
         }
+        send(base, "10.2.0.21", 44000, "10.1.0.2", 53, 2_000, 0, null);
         send(base + (MINUTES - 1) * 60_000L, "10.2.0.22", 40000, "10.1.0.10", 1521, 400, 0, null);
         server = new ApiServer(new ApiServer.Settings("127.0.0.1", 0, java.util.Optional.empty(), 200), d.queries(),
                 () -> "").start();
@@ -144,7 +144,8 @@ class DashboardTrafficIT {
         }
         assertThat(talkerRow("wls3 (10.2.0.20)", "DB").subList(3, 9)).containsExactly("800.00 kb/s", "800.00 kb/s",
                 "800.00 kb/s", "80.00 kb/s", "80.00 kb/s", "80.00 kb/s");
-        assertThat(browser.driver.findElements(By.cssSelector("#talkers-table tbody tr"))).hasSize(7); // and wls5's DB
+        // and wls5's DB, wls4's DNS
+        assertThat(browser.driver.findElements(By.cssSelector("#talkers-table tbody tr"))).hasSize(8);
         browser.driver.findElement(By.id("unit-bytes")).click();
         browser.waiting().until(x -> talkerRow("wls3 (10.2.0.20)", "DB").get(4).equals("100.0 kB/s"));
         browser.driver.findElement(By.id("unit-bytes")).click();
@@ -169,8 +170,10 @@ class DashboardTrafficIT {
         assertThat(share("10.2.0.20 region1")).isEqualTo("93.22%")
                 .isEqualTo(percent(verdicts.get(0).get("dbShare").asDouble()))
                 .isEqualTo(percent(Math.floor(66_000_000.0 / 70_800_000 * 10_000) / 10_000));
-        assertThat(share("10.2.0.21 region1")).isEqualTo("80.00%")
-                .isEqualTo(percent(verdicts.get(1).get("dbShare").asDouble()));
+        // wls4: 60 x 400,000 of 60 x 500,000 + 2,000 (the DNS flow)
+        assertThat(share("10.2.0.21 region1")).isEqualTo("79.99%")
+                .isEqualTo(percent(verdicts.get(1).get("dbShare").asDouble()))
+                .isEqualTo(percent(Math.floor(24_000_000.0 / 30_002_000 * 10_000) / 10_000));
         assertThat(cardText("10.2.0.20 region1", "threshold")).isEqualTo("threshold 90.00% · 70,800,000 B (70.8 MB) cross-site");
         assertThat(cardText("10.2.0.20 region1", "rtt")).isEqualTo("RTT p95 6.40 ms");
         assertThat(card("10.2.0.20 region1").findElement(By.className("rtt")).getDomAttribute("class")).isEqualTo("rtt");
@@ -181,6 +184,23 @@ class DashboardTrafficIT {
         assertThat(cardText("10.2.0.22 region1", "missing-detail")).isEqualTo(
                 "400 B of the 1,000 B of cross-site traffic a verdict needs (40.00%); 600 B to go");
         assertThat(verdicts.get(2).get("crossBytes").asLong()).isEqualTo(400);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void whereTheBytesGoNamesAListedHostAndShowsAnUnlistedAddressOnce() throws Exception {
+        view("traffic");
+        new org.openqa.selenium.support.ui.Select(browser.driver.findElement(By.id("traffic-server")))
+                .selectByValue("10.2.0.21|region1");
+        browser.waiting().until(x -> x.findElements(By.cssSelector("#traffic-addresses tbody tr")).size() == 3);
+        List<Object> labels = browser.waiting().until(x -> (List<Object>) browser.driver.executeScript(
+                "const o = echarts.getInstanceByDom(document.getElementById('traffic-bars')).getOption();"
+                        + "return o.yAxis[0].data.length === 3 ? o.yAxis[0].data : null;"));
+        assertThat(labels).containsExactlyInAnyOrder("db1 (db)  10.1.0.10", "wls1 (app-server)  10.1.0.20", "10.1.0.2");
+        List<String> dns = browser.driver.findElements(By.cssSelector("#traffic-addresses tbody tr")).stream()
+                .map(tr -> tr.findElements(By.tagName("td")).stream().map(WebElement::getText).toList())
+                .filter(c -> c.get(2).equals("10.1.0.2")).findFirst().orElseThrow();
+        assertThat(dns.subList(0, 4)).containsExactly("", "", "10.1.0.2", "2,000 B (2.0 kB)");
     }
 
     static WebElement card(String pair) {
@@ -245,32 +265,42 @@ class DashboardTrafficIT {
               }
             }
             return broken;""";
-    /** The header's parts on one row, and the tabs below it. */
-    static final String HEADER_ON_ONE_LINE = """
-            const h = document.querySelector('header.top');
-            const tops = [...h.children].map((c) => c.getBoundingClientRect().top);
+    /**
+     * The header's summary as it is laid out: its text, whether any of it is clipped (wider than its box, or a
+     * line of it outside the window), and whether the tabs stay below the header.
+     */
+    static final String SUMMARY_LAYOUT = """
+            const s = document.getElementById('summary');
+            const h = document.querySelector('header.top').getBoundingClientRect();
+            const r = document.createRange();
+            r.selectNodeContents(s);
+            const lines = [...r.getClientRects()].filter((x) => x.width > 0);
+            const clipped = s.scrollWidth > s.clientWidth || getComputedStyle(s).textOverflow === 'ellipsis'
+              || lines.some((x) => x.left < 0 || x.right > window.innerWidth || x.bottom > h.bottom);
             const nav = document.querySelector('nav.tabs').getBoundingClientRect().top;
-            return Math.max(...tops) - Math.min(...tops) < 12 && nav >= h.getBoundingClientRect().bottom - 1;""";
+            return [s.textContent, clipped, nav >= h.bottom - 1];""";
 
     /**
-     * Every view at 1400 and 800 px (CSS pixels of the window's inside): no word broken across lines, the header on
-     * one line; a screenshot of each goes to docs/images ({@code dashboard-VIEW-WIDTH.png}; the 1400 px verdicts
-     * view is also {@code dashboard.png}).
+     * Every view at 1400 and 800 px (CSS pixels of the window's inside): no word broken across lines, the header's
+     * summary whole (it says what the verdicts say, wrapping at 800 px rather than being cut); a screenshot of each
+     * ({@code dashboard-VIEW-WIDTH.png}; the 1400 px verdicts view also {@code dashboard.png}) goes to
+     * target/screenshots, or to docs/images with {@code ./siteflow screenshots} ({@link Browser#readmeImage}).
      */
     @Test
-    void everyViewAt1400And800PixelsKeepsWordsWholeAndTheHeaderOnOneLine() throws Exception {
-        Path images = Path.of("..", "docs", "images");
+    void everyViewAt1400And800PixelsKeepsWordsAndTheHeaderWhole() throws Exception {
+        String summary = "FAIL: 1 of 3 servers below the 90% DB share · 1 PASS · 1 INSUFFICIENT";
         for (int width : new int[] {1400, 800}) {
             resize(width, 1000);
             for (String v : VIEWS) {
                 view(v);
                 awaitDrawn(v);
                 assertThat(browser.driver.executeScript(BROKEN_WORDS)).as(v + " at " + width + " px").isEqualTo(List.of());
-                assertThat(browser.driver.executeScript(HEADER_ON_ONE_LINE)).as(v + " at " + width + " px").isEqualTo(true);
-                browser.screenshotTo(images.resolve("dashboard-" + v + "-" + width + ".png"));
+                assertThat(browser.driver.executeScript(SUMMARY_LAYOUT)).as(v + " at " + width + " px")
+                        .isEqualTo(List.of(summary, false, true));
+                browser.screenshotTo(Browser.readmeImage("dashboard-" + v + "-" + width));
             }
         }
-        java.nio.file.Files.copy(images.resolve("dashboard-verdicts-1400.png"), images.resolve("dashboard.png"),
+        java.nio.file.Files.copy(Browser.readmeImage("dashboard-verdicts-1400"), Browser.readmeImage("dashboard"),
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         resize(1400, 1000);
     }

@@ -70,6 +70,25 @@ class WindowVerdictTest {
     }
 
     @Test
+    void exportsTheRttLimitInForceBesideTheRttP95OfEachPair() {
+        d.send(flow().at(T0 + 1_000).bytes(900, 50).rtt(7_000));
+        d.send(flow().at(T0 + 70_000).to("10.1.0.10", 7001).bytes(1, 0));
+        var registry = d.metrics.registry();
+        assertThat(registry.get("siteflow.processor.rtt.p95.seconds").tags("server", "10.2.0.20", "remote_site",
+                "region1").gauge().value()).isEqualTo(0.007);
+        assertThat(registry.get("siteflow.processor.rtt.limit.seconds").tags("server", "10.2.0.20", "remote_site",
+                "region1").gauge().value()).isEqualTo(0.010);
+
+        d.withSites(Flows.SITES_YAML + "rttLimitMs: 5\n");
+        d.send(flow().at(T0 + 71_000).bytes(900, 50).rtt(7_000));
+        d.send(flow().at(T0 + 140_000).to("10.1.0.10", 7001).bytes(1, 0));
+
+        assertThat(d.verdicts()).hasSize(2);
+        assertThat(registry.get("siteflow.processor.rtt.limit.seconds").tags("server", "10.2.0.20", "remote_site",
+                "region1").gauge().value()).isEqualTo(0.005);
+    }
+
+    @Test
     void countsDbConnectionsPerWindowAndForgetsThemWhenTheWindowCloses() throws Exception {
         d.send(flow().from("10.2.0.20", 40001).at(T0).bytes(500, 0));
         d.send(flow().from("10.2.0.20", 40002).at(T0 + 1_000).bytes(500, 0));

@@ -22,7 +22,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -34,8 +33,9 @@ import org.openqa.selenium.support.ui.Select;
  * cluster seen at region 2's edge, here 90 s of it) replayed by an agent into an embedded broker and a processor.
  * The view shows wls4's DB call figures exactly as {@code siteflow audit} computes them for the same file, its
  * call-time histogram holds every call, and its what-if for moving wls4 to region1 shows the numbers
- * {@code siteflow whatif --move wls4=region1} prints for the same capture. Screenshots at 1400 and 800 px go to
- * docs/images ({@code dashboard-dblatency-WIDTH.png}).
+ * {@code siteflow whatif --move wls4=region1} prints for the same capture. Screenshots at 1400 and 800 px
+ * ({@code dashboard-dblatency-WIDTH.png}) go to target/screenshots, or to docs/images with
+ * {@code ./siteflow screenshots} ({@link Browser#readmeImage}).
  */
 class DbLatencyViewIT {
     private static final String WLS4 = "10.2.0.21";
@@ -45,8 +45,7 @@ class DbLatencyViewIT {
 
     @Test
     void showsWls4sCallTimesAndTheWhatIfTheCliPrints() throws Exception {
-        Assumptions.assumeTrue(Browser.installed(), "chromium and chromedriver not found at " + Browser.CHROMIUM
-                + " and " + Browser.CHROMEDRIVER + " (apt-get install chromium chromium-driver)");
+        Browser.assumeInstalled();
         Path root = Path.of(System.getProperty("siteflow.root", "../..")).toAbsolutePath().normalize();
         Path sites = root.resolve("deploy/conf/sites.yaml");
         Path capture = dir.resolve("stretched.pcap");
@@ -82,7 +81,7 @@ class DbLatencyViewIT {
                     assertThat(browser.driver.executeScript(
                             "return document.documentElement.scrollWidth <= window.innerWidth;"))
                             .as("no sideways scroll at " + width + " px").isEqualTo(true);
-                    browser.screenshotTo(root.resolve("docs/images/dashboard-dblatency-" + width + ".png"));
+                    browser.screenshotTo(Browser.readmeImage("dashboard-dblatency-" + width));
                 }
             }
         }

@@ -1,11 +1,15 @@
-// The dashboard: loads every view once, then follows /api/events (server-sent events) for changes.
+// The dashboard: loads every view once, then follows /api/events (server-sent events) for changes. With ?live=0
+// it renders once from the API and stops (no event stream, no timers): a page that headless Chromium's
+// --screenshot --virtual-time-budget can capture and a browser can print. <body data-ready="true"> once the
+// first data is on the page; data-rendered="true" once the view shown has drawn its charts too.
 import {byId} from './dom.js';
 import {age, setByteRates} from './format.js';
 import {get, subscribe} from './api.js';
 import {resizeAll} from './charts.js';
 import {renderVerdicts, renderTrends, setMinCrossBytes} from './views/verdicts.js';
-import {setHosts, setVerdicts, renderTraffic} from './views/traffic.js';
-import {renderLinks, drawLinksCharts, loadLinkHistory} from './views/links.js';
+import {setHosts, setVerdicts, renderTraffic, initTraffic} from './views/traffic.js';
+import {renderLinks, loadLinkHistory, loadBandwidthHistory} from './views/links.js';
+import {setRttLimit} from './limit.js';
 import {initTalkers, fetchTalkers, setTalkers, defaultQuery, redrawTalkers} from './views/talkers.js';
 import {setDbHosts, setDbVerdicts, renderDbLatency, initDbLatency} from './views/dblatency.js';
 import {renderAgents, renderAlerts, renderAlertSettings, renderRules, initExplain} from './views/status.js';
@@ -17,6 +21,9 @@ let current = '';
 let rulesVersion = '';
 let talkersTimer = 0;
 let links = [];
+let verdicts = null;
+/** False for ?live=0: one rendering from the API, then nothing more is asked. */
+const LIVE = new URLSearchParams(location.search).get('live') !== '0';
 
 function show() {
   const name = VIEWS.includes(location.hash.slice(1)) ? location.hash.slice(1) : 'verdicts';
@@ -25,10 +32,15 @@ function show() {
   for (const a of document.querySelectorAll('nav.tabs a')) {
     a.classList.toggle('active', a.getAttribute('href') === '#' + name);
   }
-  if (name === 'traffic') renderTraffic().catch(failed);
-  if (name === 'links') loadLinkHistory(true).catch(failed);
-  if (name === 'dblatency') renderDbLatency().catch(failed);
   requestAnimationFrame(resizeAll);
+  return drawView(name).catch(failed);
+}
+
+/** What a view fetches when it is shown (the others render from the data already on the page). */
+async function drawView(name) {
+  if (name === 'traffic') await renderTraffic();
+  if (name === 'links') await loadLinkHistory(true);
+  if (name === 'dblatency') await renderDbLatency();
 }
 
 function failed(err) {
@@ -51,6 +63,8 @@ async function loadRules(version) {
 
 function setRules(rules) {
   rulesVersion = rules.version;
+  setRttLimit(rules.rttLimitMicros, rules.rttLimitSource);
+  if (verdicts) renderVerdicts(verdicts);
   setMinCrossBytes(rules.minCrossBytes);
   renderRules(rules);
 }
@@ -87,6 +101,7 @@ async function onAlerts(list) {
 }
 
 function onVerdicts(list) {
+  verdicts = list;
   renderVerdicts(list);
   setVerdicts(list);
   setDbVerdicts(list);
@@ -97,7 +112,7 @@ function onVerdicts(list) {
 function onTalkersForm() {
   clearInterval(talkersTimer);
   fetchTalkers().catch(failed);
-  if (!defaultQuery()) talkersTimer = setInterval(() => fetchTalkers().catch(failed), 2000);
+  if (LIVE && !defaultQuery()) talkersTimer = setInterval(() => fetchTalkers().catch(failed), 2000);
 }
 
 /**
@@ -121,6 +136,7 @@ async function start() {
   initTalkers(onTalkersForm);
   initExplain();
   initDbLatency(failed);
+  initTraffic(failed);
   byId('unit-bytes').addEventListener('change', onUnit);
   window.addEventListener('hashchange', show);
   const [rules, hosts, verdicts, agents, alerts, firstLinks, talkers, alertSettings] = await fetchAll();
@@ -138,10 +154,18 @@ async function start() {
   performance.mark('siteflow-links');
   setTalkers(talkers);
   performance.mark('siteflow-talkers');
-  show();
+  const drawn = show();
   performance.mark('siteflow-rendered');
   document.body.dataset.ready = 'true';
-  loadTrends().catch(failed);
+  await Promise.all([drawn, loadTrends().catch(failed), loadBandwidthHistory().catch(failed)]);
+  if (current === 'links') renderLinks(links, true);
+  document.body.dataset.rendered = 'true';
+  if (!LIVE) {
+    const live = byId('live');
+    live.textContent = 'snapshot ' + new Date().toLocaleTimeString();
+    live.title = 'rendered once from the API (?live=0): reload for newer data';
+    return;
+  }
   subscribe({
     rules: (r) => loadRules(r.version).catch(failed),
     verdicts: onVerdicts,

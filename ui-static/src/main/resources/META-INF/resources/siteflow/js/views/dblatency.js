@@ -5,6 +5,7 @@ import {el, fill, byId} from '../dom.js';
 import {count, percent} from '../format.js';
 import {get} from '../api.js';
 import {chart, axisStyle, TEXT} from '../charts.js';
+import {limitName} from '../limit.js';
 
 const RTT_COLOUR = 'rgba(191, 97, 106, 0.35)';
 const SERVICE_COLOUR = '#5e81ac';
@@ -90,7 +91,7 @@ function renderFigures(v) {
     figure('rtt', 'RTT (network part)', ms(d.rttMicros)),
     figure('networkShare', 'network share of p50', percent(d.networkShare)),
     figure('serviceP50', 'service p50', ms(d.serviceMicros.p50)),
-    figure('connections', 'connections median / max', d.connections.median + ' / ' + d.connections.max));
+    figure('connections', 'connections (median / max)', d.connections.median + ' / ' + d.connections.max));
 }
 
 /** Bars from each bucket's lower to upper bound (ms), the part below the RTT shaded. */
@@ -101,9 +102,9 @@ function renderHistogram(v, buckets) {
     animation: false,
     tooltip: {formatter: (p) => `${p.value[0].toFixed(3)}–${p.value[1].toFixed(3)} ms: ${count(p.value[2])} calls`},
     grid: {left: 60, right: 40, top: 30, bottom: 40},
-    xAxis: {type: 'value', name: 'ms', nameTextStyle: {color: TEXT}, min: 0, max: Math.ceil(top * 1.05 + 0.5),
+    xAxis: {type: 'value', name: 'call time, ms', nameLocation: 'middle', nameGap: 26, nameTextStyle: {color: TEXT}, min: 0, max: Math.ceil(top * 1.05 + 0.5),
       ...axisStyle()},
-    yAxis: {type: 'value', name: 'calls', nameTextStyle: {color: TEXT}, ...axisStyle()},
+    yAxis: {type: 'value', name: 'calls per bucket', nameTextStyle: {color: TEXT, align: 'left'}, ...axisStyle()},
     series: [{
       name: 'calls', type: 'custom', itemStyle: {color: SERVICE_COLOUR},
       renderItem: (params, api) => {
@@ -163,7 +164,7 @@ function renderWhatIf(v, w) {
     figure('perSecond', 'time per second of work', ms(Math.abs(saved)) + (saved >= 0 ? ' saved' : ' added')));
   fill(byId('db-links'), ...w.links.map((l) => el('li', {},
     `${l.siteA} ↔ ${l.siteB}: ${ms(l.rttP50Micros)}, at most ${l.fibreKmAtMost} km of fibre`,
-    l.aboveLimit ? el('strong', {class: 'above-limit'}, ' above the 10 ms support limit') : null)));
+    l.aboveLimit ? el('strong', {class: 'above-limit'}, ' above ' + limitName(w.limitMicros, w.limitSource)) : null)));
   chart(byId('db-whatif-bytes')).setOption({
     animation: false,
     tooltip: {trigger: 'axis', axisPointer: {type: 'shadow'}, valueFormatter: (x) => count(x) + ' B'},

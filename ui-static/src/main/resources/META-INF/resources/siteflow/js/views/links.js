@@ -1,14 +1,15 @@
 // Links between sites: per site pair the bandwidth each way (10 s rate, bits/s unless bytes/s is asked) and the
-// handshake RTT (p50, p95) against Oracle's 10 ms limit, as a table and a small map of the sites; bandwidth per
-// direction over time (samples of the live view since the page opened) and RTT p50/p95 per closed window over the
-// last hour, the 10 ms limit always drawn and labelled.
+// handshake RTT (p50, p95) against the RTT limit in force (the link's limitMicros: Oracle's 10 ms or the site
+// model's stricter rttLimitMs), as a table and a small map of the sites; bandwidth per direction over the last hour
+// (the server's history, /api/links/history, then the live view's samples) and RTT p50/p95 per closed window over
+// the last hour, the limit always drawn and labelled.
 import {el, fill, byId, row} from '../dom.js';
 import {rate, rateUnit, micros, age} from '../format.js';
 import {get} from '../api.js';
 import {chart, axisStyle, TEXT} from '../charts.js';
+import {rttLimitMicros, limitMs, limitName} from '../limit.js';
 
-const LIMIT_MS = 10;
-const SAMPLES = 1800; // one hour of 2 s samples
+const HOUR_MS = 3600_000;
 let last = [];
 const bandwidth = new Map(); // "A → B" -> [[t, bytes/s]]
 let rttWindows = [];
@@ -28,9 +29,26 @@ export function renderLinks(links, visible) {
 
 function sample(name, t, v) {
   const s = bandwidth.get(name) || [];
+  if (s.length && s[s.length - 1][0] >= t) return; // the history ends after this sample
   s.push([t, v]);
-  if (s.length > SAMPLES) s.shift();
+  while (s.length && s[0][0] < t - HOUR_MS) s.shift();
   bandwidth.set(name, s);
+}
+
+/**
+ * The last hour's bandwidth from the server (/api/links/history: a 10 s rate per link sampled every 10 s), so
+ * the chart is not empty when the page opens; the live samples follow it.
+ */
+export async function loadBandwidthHistory() {
+  const history = await get('links/history');
+  for (const l of history) {
+    const ab = l.siteA + ' → ' + l.siteB;
+    const ba = l.siteB + ' → ' + l.siteA;
+    const live = [bandwidth.get(ab) || [], bandwidth.get(ba) || []];
+    const first = Math.min(...live.map((s) => (s.length ? s[0][0] : Infinity)));
+    bandwidth.set(ab, [...l.points.filter((p) => p[0] < first).map((p) => [p[0], p[1]]), ...live[0]]);
+    bandwidth.set(ba, [...l.points.filter((p) => p[0] < first).map((p) => [p[0], p[2]]), ...live[1]]);
+  }
 }
 
 function rttText(l, p) {
@@ -41,7 +59,8 @@ function drawTable() {
   fill(byId('links-table').tBodies[0], ...last.map((l) => row([
     l.siteA, l.siteB, [rate(l.aToBBps), 'num'], [rate(l.bToABps), 'num'],
     [rttText(l, 'p50'), 'num'], [rttText(l, 'p95'), 'num'],
-    el('span', {class: 'badge ' + (l.aboveLimit ? 'FAIL' : 'PASS')}, l.aboveLimit ? 'above 10 ms' : 'within 10 ms'),
+    el('span', {class: 'badge ' + (l.aboveLimit ? 'FAIL' : 'PASS'), title: limitName(l.limitMicros, l.limitSource)},
+      (l.aboveLimit ? 'above ' : 'within ') + limitMs(l.limitMicros)),
     [l.ageMs < 0 ? '–' : age(l.ageMs), 'num'],
   ])));
 }
@@ -130,13 +149,17 @@ export function drawLinksCharts() {
     tooltip: {trigger: 'axis', valueFormatter: rate},
     grid: {left: 90, right: 30, top: 40, bottom: 30},
     xAxis: {type: 'time', ...axisStyle(), axisLabel: {color: TEXT, hideOverlap: true}},
-    yAxis: {type: 'value', name: unit, ...axisStyle(), axisLabel: {color: TEXT, formatter: rate}},
+    yAxis: {type: 'value', name: unit + ' (10 s rate)', nameTextStyle: {color: TEXT, align: 'left'}, ...axisStyle(),
+      axisLabel: {color: TEXT, formatter: rate}},
     series: [...bandwidth].map(([name, s]) => ({name, type: 'line', showSymbol: s.length < 3, data: s})),
   }, true);
   const series = rttSeries();
-  const top = Math.max(LIMIT_MS, ...series.flatMap((s) => s.data.map((p) => p[1])));
+  const limitMicros = last.length ? last[0].limitMicros : rttLimitMicros();
+  const name = last.length ? limitName(last[0].limitMicros, last[0].limitSource) : limitName();
+  const top = Math.max(limitMicros / 1000, ...series.flatMap((s) => s.data.map((p) => p[1])));
   const limit = {silent: true, symbol: 'none', lineStyle: {color: '#bf616a', type: 'dashed', width: 2},
-    label: {formatter: '10 ms limit', color: TEXT, position: 'insideEndTop'}, data: [{yAxis: LIMIT_MS}]};
+    label: {formatter: name, color: TEXT, position: 'insideEndTop'},
+    data: [{yAxis: limitMicros / 1000}]};
   chart(byId('links-rtt')).setOption({
     animation: false,
     legend: {textStyle: {color: TEXT}},
@@ -144,7 +167,7 @@ export function drawLinksCharts() {
     grid: {left: 60, right: 30, top: 40, bottom: 30},
     xAxis: {type: 'time', ...axisStyle(), axisLabel: {color: TEXT, hideOverlap: true}},
     // the axis always reaches above the limit, so its line is never clipped
-    yAxis: {type: 'value', name: 'ms', min: 0, max: Math.ceil(top * 1.2), ...axisStyle()},
+    yAxis: {type: 'value', name: 'RTT, ms', nameTextStyle: {color: TEXT, align: 'left'}, min: 0, max: Math.ceil(top * 1.2), ...axisStyle()},
     series: series.length ? series.map((s, i) => (i === 0 ? {...s, markLine: limit} : s))
       : [{name: 'no RTT sample', type: 'line', data: [], markLine: limit}],
   }, true);

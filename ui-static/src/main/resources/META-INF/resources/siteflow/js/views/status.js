@@ -3,6 +3,7 @@
 import {el, fill, byId, row} from '../dom.js';
 import {ago, age, time, count} from '../format.js';
 import {get} from '../api.js';
+import {limitName} from '../limit.js';
 
 export function renderAgents(agents) {
   fill(byId('agents-table').tBodies[0], ...agents.map((a) => row([
@@ -24,7 +25,7 @@ export function renderAlertSettings(s, now = Date.now()) {
     : end > now
       ? `NEW_PEER: learning cross-site peers until ${time(end)} (baseline of ${age(s.baselineMs)}, event time); no NEW_PEER alert before.`
       : `NEW_PEER: the baseline of ${age(s.baselineMs)} ended ${time(end)} (event time); a peer not seen in it raises an alert.`;
-  byId('alert-settings').textContent = baseline + ` FAIL and RTT (p95 above 10 ms) alert when a pair enters the `
+  byId('alert-settings').textContent = baseline + ` FAIL and RTT (p95 above ${limitName()}) alert when a pair enters the `
     + `state, again every ${age(s.repeatMs)} while it stays, and CLEARED when it leaves (siteflow process --baseline, --alert-repeat).`;
 }
 

@@ -18,6 +18,11 @@ export function hostLabel(address) {
   return h ? `${h.name} (${h.role})` : address;
 }
 
+/** Label of a remote address in the bars: "db1 (db)  10.1.0.10", or the address once when it is no listed host. */
+export function addressLabel(address) {
+  return hosts.has(address) ? hostLabel(address) + '  ' + address : address;
+}
+
 export function hostName(address) {
   const h = hosts.get(address);
   return h ? h.name : address;
@@ -35,6 +40,11 @@ export function setVerdicts(list) {
   if (current && list.some((v) => pairKey(v) === current)) sel.value = current;
 }
 
+/** Draws the pair picked as soon as it is picked (not at the next verdict update). */
+export function initTraffic(onError) {
+  byId('traffic-server').addEventListener('change', () => renderTraffic().catch(onError));
+}
+
 export async function renderTraffic() {
   const sel = byId('traffic-server');
   const v = verdicts.find((x) => pairKey(x) === sel.value) || verdicts[0];
@@ -47,6 +57,7 @@ export async function renderTraffic() {
 }
 
 function renderArea(windows) {
+  const minutes = windows.length ? (windows[0].window.end - windows[0].window.start) / 60_000 : 1;
   const present = CATEGORIES.filter((c) => windows.some((w) => w.categories[c]));
   chart(byId('traffic-area')).setOption({
     animation: false,
@@ -55,7 +66,8 @@ function renderArea(windows) {
     legend: {textStyle: {color: TEXT}},
     grid: {left: 70, right: 20, top: 40, bottom: 30},
     xAxis: {type: 'time', ...axisStyle()},
-    yAxis: {type: 'value', ...axisStyle(), axisLabel: {color: TEXT, formatter: (x) => bytes(x)}},
+    yAxis: {type: 'value', name: `bytes per ${minutes === 1 ? 'minute' : minutes + '-minute window'}`,
+      nameTextStyle: {color: TEXT, align: 'left'}, ...axisStyle(), axisLabel: {color: TEXT, formatter: (x) => bytes(x)}},
     series: present.map((c) => ({
       name: c, type: 'line', stack: 'bytes', areaStyle: {}, showSymbol: false,
       data: windows.map((w) => [w.window.start, w.categories[c] || 0]),
@@ -75,7 +87,7 @@ function renderBars(v) {
     tooltip: {trigger: 'axis', axisPointer: {type: 'shadow'}, valueFormatter: (x) => x + '%'},
     grid: {left: 8, right: 40, top: 10, bottom: 30, containLabel: true},
     xAxis: {type: 'value', max: 100, ...axisStyle(), axisLabel: {color: TEXT, formatter: '{value}%'}},
-    yAxis: {type: 'category', ...axisStyle(), data: ordered.map(([a]) => hostLabel(a) + '  ' + a)},
+    yAxis: {type: 'category', ...axisStyle(), data: ordered.map(([a]) => addressLabel(a))},
     series: [{type: 'bar', name: 'share of cross-site bytes', barMaxWidth: 28, itemStyle: {color: '#5e81ac'},
       label: {show: true, position: 'right', color: TEXT, formatter: '{c}%'},
       data: ordered.map(([, b]) => Number((b * 100 / total).toFixed(2)))}],

@@ -1,15 +1,16 @@
 // Verdict cards: one per audited pair (server x remote site): DB share against the threshold, the verdict and
-// its reason, the pair's RTT p95 (red above Oracle's 10 ms), and the last hour's share as a sparkline (drawn only
-// once the card is on screen). An INSUFFICIENT card shows why and how many bytes are missing, not a share.
+// its reason, the pair's RTT p95 (red above the RTT limit in force, js/limit.js), and the last hour's share as a
+// sparkline (drawn only once the card is on screen). An INSUFFICIENT card shows why and how many bytes are
+// missing, not a share. The page header says what the verdicts say: how many servers are below the DB share.
 import {el, fill, byId} from '../dom.js';
 import {bytes, bytesExact, count, percent, micros} from '../format.js';
 import {chart} from '../charts.js';
+import {rttLimitMicros, limitName} from '../limit.js';
 
 const ORDER = {FAIL: 0, INSUFFICIENT: 1, PASS: 2};
 const cards = new Map();
 let trends = new Map();
 let minCrossBytes = 1000000;
-const LIMIT_MICROS = 10000;
 
 /** The least cross-site bytes a verdict needs (from /api/rules), for the INSUFFICIENT cards. */
 export function setMinCrossBytes(n) {
@@ -33,7 +34,7 @@ function card(v) {
   };
   c.node.append(el('header', {}, c.name, ' ', c.addr), c.route, el('p', {class: 'shareline'}, c.share, ' ', c.badge, ' ', c.rtt),
     c.missing, el('div', {class: 'gauge', title: 'DB share against the threshold'}, c.fill, c.mark), c.threshold,
-    c.reason, spark);
+    c.reason, spark, el('p', {class: 'spark-caption'}, 'DB share per window, last hour (dashed: threshold)'));
   if (observer) observer.observe(spark);
   return c;
 }
@@ -60,9 +61,9 @@ function update(c, v) {
   c.missing.hidden = !insufficient;
   const rtt = v.rttMicros || {samples: 0};
   c.rtt.textContent = rtt.samples ? 'RTT p95 ' + micros(rtt.p95) : 'RTT –';
-  c.rtt.className = 'rtt' + (rtt.samples && rtt.p95 > LIMIT_MICROS ? ' above' : '');
+  c.rtt.className = 'rtt' + (rtt.samples && rttLimitMicros() > 0 && rtt.p95 > rttLimitMicros() ? ' above' : '');
   c.rtt.title = rtt.samples ? `handshake RTT of the pair: p50 ${micros(rtt.p50)}, p95 ${micros(rtt.p95)}, `
-    + `${count(rtt.samples)} samples; Oracle's limit 10 ms` : 'no handshake RTT sample yet';
+    + `${count(rtt.samples)} samples; ${limitName()}` : 'no handshake RTT sample yet';
   c.badge.textContent = v.verdict;
   c.badge.className = 'badge verdict ' + v.verdict;
   c.fill.style.width = Math.min(100, v.dbShare * 100) + '%';
@@ -101,19 +102,32 @@ export function renderVerdicts(verdicts) {
   renderSummary(verdicts);
 }
 
+/**
+ * The header: what the verdicts say, "FAIL: 1 of 2 servers below the 90% DB share · 1 PASS · 0 INSUFFICIENT"
+ * ("pairs" instead of "servers" when a server is audited towards more than one site). Whether the sites are
+ * isolated is the isolation policy's question, not the DB share's: the header does not say it.
+ */
 function renderSummary(verdicts) {
   const n = {PASS: 0, FAIL: 0, INSUFFICIENT: 0};
   verdicts.forEach((v) => n[v.verdict]++);
   const s = byId('summary');
   s.className = 'summary ' + (n.FAIL ? 'fail' : n.PASS ? 'pass' : 'insufficient');
+  const servers = new Set(verdicts.map((v) => v.server)).size === verdicts.length ? 'servers' : 'pairs';
+  const thresholds = [...new Set(verdicts.map((v) => Number(v.threshold)))];
+  const share = thresholds.length === 1 ? `the ${percentShort(thresholds[0])} DB share` : 'their DB share threshold';
   if (!verdicts.length) {
     s.textContent = 'No verdict yet';
   } else if (n.FAIL) {
-    s.textContent = `NOT isolated: ${n.FAIL} of ${verdicts.length} pairs FAIL · ${n.PASS} PASS · ${n.INSUFFICIENT} INSUFFICIENT`;
+    s.textContent = `FAIL: ${n.FAIL} of ${verdicts.length} ${servers} below ${share} · ${n.PASS} PASS · ${n.INSUFFICIENT} INSUFFICIENT`;
   } else {
-    s.textContent = `Isolated as designed: ${n.PASS} of ${verdicts.length} pairs PASS · ${n.INSUFFICIENT} INSUFFICIENT`;
+    s.textContent = `PASS: ${n.PASS} of ${verdicts.length} ${servers} at or above ${share} · ${n.INSUFFICIENT} INSUFFICIENT`;
   }
   s.title = s.textContent;
+}
+
+/** 0.9 -> "90%", 0.925 -> "92.5%". */
+function percentShort(share) {
+  return String(Number((share * 100).toFixed(2))) + '%';
 }
 
 /** Sets the sparkline data ([{server, remoteSite, points: [[t, share, bytes]]}]) and redraws visible ones. */
