@@ -11,6 +11,7 @@ import io.siteflow.processor.query.ProcessorHealth;
 import io.siteflow.processor.query.SiteflowQueries;
 import io.siteflow.processor.query.StoreView;
 import io.siteflow.processor.query.WhatIfSource;
+import io.siteflow.rules.verdict.SitePairRtts;
 import io.siteflow.rules.whatif.WhatIf;
 import io.siteflow.rules.whatif.WhatIfJson;
 import java.util.List;
@@ -97,7 +98,7 @@ public final class ApiServer implements AutoCloseable {
         this.whatIf = Objects.requireNonNull(whatIf, "whatIf");
         this.events = new EventStream(() -> views.all(queries), settings.sseIntervalMs());
         this.linkHistory = new LinkRateHistory(() -> LinkView.of(queries.talkers(false, null, LINK_HISTORY_TALKERS),
-                List.of(), List.of(), views.directory(queries)), System::currentTimeMillis);
+                new SitePairRtts(), views.directory(queries)), System::currentTimeMillis);
         this.app = Javalin.create(config -> {
             config.showJavalinBanner = false;
             config.staticFiles.add(sf -> {
