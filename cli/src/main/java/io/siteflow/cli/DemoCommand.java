@@ -41,7 +41,8 @@ import picocli.CommandLine.Spec;
             + "Ctrl-C stops everything.",
             ""})
 public final class DemoCommand implements Callable<Integer> {
-    static final String SAMPLE_SITES = "/io/siteflow/cli/sites.yaml";
+    /** The demo's site model (deploy/conf/sites.yaml), a classpath resource. */
+    public static final String SAMPLE_SITES = "/io/siteflow/cli/sites.yaml";
 
     @Spec
     CommandSpec spec;
@@ -138,7 +139,7 @@ public final class DemoCommand implements Callable<Integer> {
      * So the remote servers' DB calls cost the 6.5 ms RTT (less the edge's 150 µs) + 3 ms and the local wls1's the
      * 0.3 ms RTT + 3 ms: the audit's {@code dbSites} and the dashboard show both.
      */
-    static StretchedClusterScenario sampleScenario(Duration length) {
+    public static StretchedClusterScenario sampleScenario(Duration length) {
         return StretchedClusterScenario.builder().duration(length)
                 .capturePoint(CapturePoint.regionEdgeAndHost("region2", EDGE_DELAY_NANOS, "wls1"))
                 .dbServiceTime(DB_SERVICE).build();
