@@ -135,9 +135,11 @@ public final class DemoCommand implements Callable<Integer> {
 
     /**
      * The sample: the stretched cluster seen at region 2's edge (75 µs from its hosts) and on wls1's own
-     * interface, as two agents would see it, with the database taking {@link #DB_SERVICE} per SQL round trip.
-     * So the remote servers' DB calls cost the 6.5 ms RTT (less the edge's 150 µs) + 3 ms and the local wls1's the
-     * 0.3 ms RTT + 3 ms: the audit's {@code dbSites} and the dashboard show both.
+     * interface (wls1's conversations within region 1), each conversation once, in one file, with the database
+     * taking {@link #DB_SERVICE} per SQL round trip. So the remote servers' DB calls cost the 6.5 ms RTT (less the
+     * edge's 150 µs) + 3 ms and the local wls1's the 0.3 ms RTT + 3 ms: the audit's and {@code /api/dbsites}'s site
+     * comparison shows both, and the dashboard's "moved to region1" bar takes wls1's service time. One agent,
+     * {@code region2-edge}, replays the file; wls1 is not an audited server (its site holds the database).
      */
     public static StretchedClusterScenario sampleScenario(Duration length) {
         return StretchedClusterScenario.builder().duration(length)
