@@ -69,7 +69,7 @@ export async function renderDbLatency() {
 }
 
 /**
- * The service time p50 (µs) measured on the local servers of a database the server calls in site {@code toSite}
+ * The service time p50 (µs) measured on the local servers of a database the server calls in site toSite
  * (/api/dbsites), or null when that database has no local server with calls.
  */
 function localService(v, toSite, dbSites) {
@@ -135,7 +135,7 @@ function renderHistogram(v, buckets) {
 
 /**
  * Call time p50 now (RTT + service) beside the same calls if the server sat where the what-if moves it: the RTT
- * there, and the service time measured on that site's local servers when there is one ({@code localService}, µs),
+ * there, and the service time measured on that site's local servers when there is one (localService, µs),
  * else the server's own.
  */
 function renderCompare(v, w, localService) {
