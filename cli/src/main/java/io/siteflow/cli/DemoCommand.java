@@ -41,7 +41,8 @@ import picocli.CommandLine.Spec;
             + "Ctrl-C stops everything.",
             ""})
 public final class DemoCommand implements Callable<Integer> {
-    static final String SAMPLE_SITES = "/io/siteflow/cli/sites.yaml";
+    /** The demo's site model (deploy/conf/sites.yaml), a classpath resource. */
+    public static final String SAMPLE_SITES = "/io/siteflow/cli/sites.yaml";
 
     @Spec
     CommandSpec spec;
@@ -134,11 +135,13 @@ public final class DemoCommand implements Callable<Integer> {
 
     /**
      * The sample: the stretched cluster seen at region 2's edge (75 µs from its hosts) and on wls1's own
-     * interface, as two agents would see it, with the database taking {@link #DB_SERVICE} per SQL round trip.
-     * So the remote servers' DB calls cost the 6.5 ms RTT (less the edge's 150 µs) + 3 ms and the local wls1's the
-     * 0.3 ms RTT + 3 ms: the audit's {@code dbSites} and the dashboard show both.
+     * interface (wls1's conversations within region 1), each conversation once, in one file, with the database
+     * taking {@link #DB_SERVICE} per SQL round trip. So the remote servers' DB calls cost the 6.5 ms RTT (less the
+     * edge's 150 µs) + 3 ms and the local wls1's the 0.3 ms RTT + 3 ms: the audit's and {@code /api/dbsites}'s site
+     * comparison shows both, and the dashboard's "moved to region1" bar takes wls1's service time. One agent,
+     * {@code region2-edge}, replays the file; wls1 is not an audited server (its site holds the database).
      */
-    static StretchedClusterScenario sampleScenario(Duration length) {
+    public static StretchedClusterScenario sampleScenario(Duration length) {
         return StretchedClusterScenario.builder().duration(length)
                 .capturePoint(CapturePoint.regionEdgeAndHost("region2", EDGE_DELAY_NANOS, "wls1"))
                 .dbServiceTime(DB_SERVICE).build();

@@ -61,6 +61,10 @@ public final class CaptureCommand implements Callable<Integer> {
     @Option(names = "--loop", description = "With --realtime: start over at the end of the file, until stopped.")
     boolean loop;
 
+    @Option(names = "--passes", paramLabel = "N",
+            description = "With --loop: end after N passes over the file, as a file read ends (default: until stopped).")
+    Integer passes;
+
     @Option(names = "--no-sni", description = "Leave the TLS server name (sni) out of every record: the one record "
             + "field read from packet payload (a host name such as db.example.com).")
     boolean noSni;
@@ -182,7 +186,7 @@ public final class CaptureCommand implements Callable<Integer> {
     /** Validates the options; a bad value is a usage error naming the option. */
     CaptureOptions options() {
         CaptureOptionsBuilder b = CaptureOptions.builder().iface(source.iface).file(source.file).realtime(realtime)
-                .loop(loop).agent(agent).bootstrap(kafkaOptions.bootstrap()).kafkaConfig(kafkaOptions.config())
+                .loop(loop).passes(passes).agent(agent).bootstrap(kafkaOptions.bootstrap()).kafkaConfig(kafkaOptions.config())
                 .kafka(kafkaOptions.properties())
                 .spoolDir(spoolDir).spoolMaxMb(spoolMaxMb).json(json).text(text).seconds(seconds).lines(lines)
                 .ports(ports).order(order).bytes(bytes).snaplen(snaplen).bufferMb(bufferMb).workers(workers)

@@ -29,7 +29,7 @@ final class Sources {
 
     private static PacketSource packets(CaptureOptions o) throws CaptureFileException, CaptureFailure {
         if (!o.live()) {
-            return o.realtime() ? PacedReplay.open(o.file(), o.loop()) : CaptureFileReader.open(o.file());
+            return o.realtime() ? PacedReplay.open(o.file(), o.loop() ? o.passes() : 1) : CaptureFileReader.open(o.file());
         }
         LiveCapture.Builder live = LiveCapture.builder(o.iface())
                 .snaplen(o.snaplen())

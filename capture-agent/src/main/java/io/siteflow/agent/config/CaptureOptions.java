@@ -34,6 +34,7 @@ import java.util.TreeMap;
  * @param spoolMaxBytes  spool bound; beyond it the newest records are dropped and counted
  * @param realtime       file: replay at the pace it was captured, packet times moved to now
  * @param loop           file with {@code realtime}: start over at the end
+ * @param passes         with {@code loop}: passes over the file before the replay ends; 0 until stopped
  * @param sni            keep the TLS server name ({@code sni}, the one record field read from payload) in records;
  *                       false with {@code --no-sni}
  * @param order          report sort order (iftop {@code -o})
@@ -64,6 +65,7 @@ public record CaptureOptions(
         long spoolMaxBytes,
         boolean realtime,
         boolean loop,
+        int passes,
         boolean sni,
         ReportOrder order,
         boolean bytes,

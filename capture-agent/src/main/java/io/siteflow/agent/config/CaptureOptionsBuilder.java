@@ -66,6 +66,7 @@ public final class CaptureOptionsBuilder {
     private boolean realtime;
     private boolean sni = true;
     private boolean loop;
+    private Integer passes;
     private String order = ReportOrder.TEN_SECONDS.flag();
     private boolean bytes;
 
@@ -237,6 +238,12 @@ public final class CaptureOptionsBuilder {
         return this;
     }
 
+    /** With {@link #loop}: end the replay after this many passes over the file (default: until stopped). */
+    public CaptureOptionsBuilder passes(Integer passes) {
+        this.passes = passes;
+        return this;
+    }
+
     /**
      * Validates and builds, first bad value first.
      *
@@ -311,6 +318,12 @@ public final class CaptureOptionsBuilder {
         if (loop && !realtime) {
             throw invalid("--loop needs --realtime");
         }
+        if (passes != null && !loop) {
+            throw invalid("--passes needs --loop");
+        }
+        if (passes != null && passes < 1) {
+            throw invalid("--passes " + passes + ": must be at least 1");
+        }
         if (spoolMaxMb < 1) {
             throw invalid("--spool-max-mb " + spoolMaxMb + ": must be at least 1");
         }
@@ -319,7 +332,8 @@ public final class CaptureOptionsBuilder {
         boolean report = text || json == null && bootstrap == null;
         return new CaptureOptions(iface, file, remote, agentId, bootstrap, clientProps, json, report, seconds, lines,
                 ports, snaplen, bufferMb << 20, metricsPort, metricsBind, Duration.ofSeconds(activeTimeoutSeconds),
-                Duration.ofSeconds(idleTimeoutSeconds), maxFlows, spool, spoolMaxMb << 20, realtime, loop, sni, sort, bytes,
+                Duration.ofSeconds(idleTimeoutSeconds), maxFlows, spool, spoolMaxMb << 20, realtime, loop,
+                passes == null ? 0 : passes, sni, sort, bytes,
                 workers);
     }
 

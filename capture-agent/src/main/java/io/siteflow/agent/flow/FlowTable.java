@@ -13,7 +13,8 @@ import io.siteflow.model.FlowRecord;
  *       (the other end's port is a known service port or the lower one); else the first sender.</li>
  *   <li>Records: an interim record when the active timeout has passed since the record's first packet;
  *       a final one on idle timeout, after FIN from both ends or RST (plus a short linger for trailing
- *       ACKs), on eviction and at {@link #flushAll}. Every record carries the delta since the previous one.</li>
+ *       ACKs), on eviction and at {@link #flushAll}; also when a SYN opens a new connection on the 5-tuple of a
+ *       flow past its handshake (whose end was not seen). Every record carries the delta since the previous one.</li>
  *   <li>Bound: at most {@code maxFlows} flows; a new flow beyond that evicts the least recently seen one
  *       (exported early as final, counted in {@link #evictions()}).</li>
  *   <li>DB calls: on {@code oracle-tns}, {@code postgresql} and {@code mysql} flows, calls are counted and
@@ -138,7 +139,7 @@ public final class FlowTable {
         int s = index.find(kaHi, kaLo, kbHi, kbLo, kPorts, proto, h);
         boolean tcp = proto == TCP && p.hasPorts;
         int flags = tcp ? p.tcpFlags : 0;
-        if (s >= 0 && tcp && (flags & (SYN | ACK)) == SYN && isClosed(s)) {
+        if (s >= 0 && tcp && (flags & (SYN | ACK)) == SYN && (isClosed(s) || isPastHandshake(s))) {
             exportAndRemove(s);
             s = -1;
         }
@@ -246,6 +247,18 @@ public final class FlowTable {
         }
         st.meta[s] = m;
         DataRtt.sample(st, s, ab, p, ts);
+    }
+
+    /**
+     * True when a SYN on this flow opens a new connection on the same 5-tuple rather than repeating the flow's
+     * own SYN: the flow's handshake completed (the ACK of its SYN/ACK was seen), or it began without a SYN (it
+     * was running when capture began). A retransmitted SYN comes before that ACK. The old connection's end was
+     * not seen (a lost FIN, a host restart, a capture file replayed in a loop with {@code --loop}); its calls
+     * and sequence numbers must not swallow the new one's.
+     */
+    private boolean isPastHandshake(int s) {
+        int m = st.meta[s];
+        return (m & FlowStore.RTT_DONE) != 0 || (m & FlowStore.SYN_SEEN) == 0;
     }
 
     private boolean isClosed(int s) {

@@ -20,7 +20,7 @@ class CaptureOptionsBuilderTest {
         assertThat(o).isEqualTo(new CaptureOptions(null, Path.of("c.pcap"), List.of(), "a", null, Map.of(), null, true,
                 null, 10, false, 256, 64 << 20, null, "127.0.0.1", Duration.ofSeconds(10), Duration.ofSeconds(30),
                 262_144, Path.of(System.getProperty("user.home"), ".local", "state", "siteflow", "spool", "a"),
-                1024L << 20, false, false, true, ReportOrder.TEN_SECONDS, false, 1));
+                1024L << 20, false, false, 0, true, ReportOrder.TEN_SECONDS, false, 1));
     }
 
     @Test
@@ -72,6 +72,10 @@ class CaptureOptionsBuilderTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("--snaplen 10: must be 64-262144");
         assertThatThrownBy(() -> CaptureOptions.builder().iface("eth0").loop(true).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("--realtime and --loop need -r FILE");
+        assertThatThrownBy(() -> CaptureOptions.builder().file(Path.of("c.pcap")).realtime(true).passes(3).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--passes needs --loop");
+        assertThatThrownBy(() -> CaptureOptions.builder().file(Path.of("c.pcap")).realtime(true).loop(true).passes(0)
+                .build()).isInstanceOf(IllegalArgumentException.class).hasMessage("--passes 0: must be at least 1");
         assertThatThrownBy(() -> CaptureOptions.builder().file(Path.of("c.pcap")).spoolMaxMb(0).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("--spool-max-mb 0: must be at least 1");
     }

@@ -182,6 +182,44 @@ class DbCallTimingTest {
         assertThat(r.dbCallMicros()).isEqualTo(9_000);
     }
 
+    /** A SYN, SYN/ACK, ACK handshake with the given initial sequence numbers; the next segments follow them. */
+    private void handshake(long t, long clientIsn, long serverIsn) {
+        handshakeSegment(true, t, clientIsn, 0, Frames.SYN);
+        handshakeSegment(false, t + 6_650_000, serverIsn, clientIsn + 1, Frames.SYN | Frames.ACK);
+        handshakeSegment(true, t + 6_700_000, clientIsn + 1, serverIsn + 1, Frames.ACK);
+        clientSeq = clientIsn + 1;
+        serverSeq = serverIsn + 1;
+    }
+
+    private void handshakeSegment(boolean fromClient, long t, long seq, long ack, int flags) {
+        byte[] frame = Frames.tcp(fromClient ? WLS3 : DB1, fromClient ? DB1 : WLS3, 1,
+                new Frames.TcpHeader(seq, ack, flags, 64240), new byte[0], 0, 0);
+        assertThat(decoder.decode(1, frame, 0, frame.length, frame.length, packet)).isEqualTo(DecodeStatus.IP);
+        table.offer(packet, t, frame.length, frame);
+    }
+
+    @Test
+    void aConnectionReplayedOnTheSameFiveTupleCountsItsCallsAgain() {
+        // the same connection twice, byte for byte, 2 s apart: siteflow demo loops its sample this way
+        byte[] call = tns(400, 3);
+        byte[] rows = tns(2000, 6);
+        for (long pass = 0; pass < 2; pass++) {
+            long t = T0 + pass * 2_000 * MS;
+            handshake(t, 1000, 9000);
+            send(true, t + 10 * MS, call);
+            send(false, t + 19_500_000, rows);
+        }
+
+        table.flushAll();
+
+        assertThat(records).hasSize(2);
+        assertThat(records).extracting(FlowRecord::isFinal).containsExactly(true, true);
+        assertThat(records).extracting(FlowRecord::start).containsExactly(T0 / MS, T0 / MS + 2_000);
+        assertThat(records).extracting(FlowRecord::rttMicros).containsExactly(6_700L, 6_700L);
+        assertThat(records).extracting(FlowRecord::dbCalls).containsExactly(1L, 1L);
+        assertThat(records).extracting(FlowRecord::dbCallMicros).containsExactly(9_500L, 9_500L);
+    }
+
     @Test
     void timesNoCallsWhenTimingIsOffOrTheFlowIsNoDatabase() {
         table = table(FlowTableConfig.DEFAULTS.withDbCallTiming(false));

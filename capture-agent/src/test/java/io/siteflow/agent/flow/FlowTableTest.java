@@ -150,6 +150,61 @@ class FlowTableTest {
     }
 
     @Test
+    void synOnAFlowPastItsHandshakeStartsANewFlow() {
+        // the end of the first connection was not seen (or the capture loops): the SYN opens the next one
+        offer(tcp("10.2.0.20", 40000, "10.1.0.10", 1521, SYN, 1, 0, 0), 0, 60);
+        offer(tcp("10.1.0.10", 1521, "10.2.0.20", 40000, SYN | ACK, 500, 2, 0), 6, 60);
+        offer(tcp("10.2.0.20", 40000, "10.1.0.10", 1521, ACK, 2, 501, 0), 7, 60);
+        offer(tcp("10.2.0.20", 40000, "10.1.0.10", 1521, PSH | ACK, 2, 501, 100), 8, 160);
+        offer(tcp("10.2.0.20", 40000, "10.1.0.10", 1521, SYN, 1, 0, 0), 2_000, 60);
+        offer(tcp("10.1.0.10", 1521, "10.2.0.20", 40000, SYN | ACK, 500, 2, 0), 2_006, 60);
+        offer(tcp("10.2.0.20", 40000, "10.1.0.10", 1521, ACK, 2, 501, 0), 2_007, 60);
+
+        assertThat(sink.records).hasSize(1);
+        FlowRecord first = sink.records.get(0);
+        assertThat(first.isFinal()).isTrue();
+        assertThat(first.packets()).isEqualTo(3);
+        assertThat(first.bytes()).isEqualTo(3 * 40 + 100);
+        assertThat(first.rttMicros()).isEqualTo(7_000L);
+        table.flushAll();
+        assertThat(sink.records).hasSize(2);
+        FlowRecord second = sink.records.get(1);
+        assertThat(second.start()).isEqualTo(T0 + 2_000);
+        assertThat(second.packets()).isEqualTo(2);
+        assertThat(second.rpackets()).isEqualTo(1);
+        assertThat(second.rttMicros()).isEqualTo(7_000L);
+    }
+
+    @Test
+    void synOnAFlowRunningWhenCaptureBeganStartsANewFlow() {
+        offer(tcp("10.1.0.10", 1521, "10.2.0.20", 40000, PSH | ACK, 1, 1, 200), 0, 254);
+        offer(tcp("10.2.0.20", 40000, "10.1.0.10", 1521, SYN, 7, 0, 0), 1_000, 60);
+
+        assertThat(sink.records).hasSize(1);
+        assertThat(sink.records.get(0).rpackets()).isEqualTo(1);
+        table.flushAll();
+        assertThat(sink.records).hasSize(2);
+        assertThat(sink.records.get(1).src()).isEqualTo("10.2.0.20");
+        assertThat(sink.records.get(1).packets()).isEqualTo(1);
+    }
+
+    @Test
+    void aRetransmittedSynStaysInItsFlow() {
+        offer(tcp("10.2.0.20", 40000, "10.1.0.10", 1521, SYN, 1, 0, 0), 0, 60);
+        offer(tcp("10.1.0.10", 1521, "10.2.0.20", 40000, SYN | ACK, 500, 2, 0), 6, 60);
+        offer(tcp("10.2.0.20", 40000, "10.1.0.10", 1521, SYN, 1, 0, 0), 1_000, 60);
+        offer(tcp("10.1.0.10", 1521, "10.2.0.20", 40000, SYN | ACK, 500, 2, 0), 1_006, 60);
+        offer(tcp("10.2.0.20", 40000, "10.1.0.10", 1521, ACK, 2, 501, 0), 1_007, 60);
+
+        table.flushAll();
+
+        assertThat(sink.records).hasSize(1);
+        assertThat(sink.records.get(0).packets()).isEqualTo(3);
+        assertThat(sink.records.get(0).rpackets()).isEqualTo(2);
+        assertThat(sink.records.get(0).rttMicros()).isEqualTo(7_000L);
+    }
+
+    @Test
     void fullTableEvictsAndCountsWithoutLosingBytes() {
         table = table(FlowTableConfig.DEFAULTS.withMaxFlows(16));
         for (int i = 0; i < 20; i++) {

@@ -7,13 +7,14 @@ import io.siteflow.agent.app.FileReplay;
 import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.cli.CommandRun;
+import io.siteflow.cli.DemoCommand;
 import io.siteflow.processor.http.Browser;
+import io.siteflow.rules.audit.AuditReport;
 import io.siteflow.rules.audit.OfflineAudit;
 import io.siteflow.rules.load.SiteModelLoader;
 import io.siteflow.rules.verdict.DbCallSummary;
+import io.siteflow.rules.verdict.DbSiteComparison;
 import io.siteflow.rules.verdict.Verdict;
-import io.siteflow.synth.CapturePoint;
-import io.siteflow.synth.StretchedClusterScenario;
 import java.math.RoundingMode;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,10 +31,12 @@ import org.openqa.selenium.support.ui.Select;
 
 /**
  * The "DB latency" view in a real headless Chromium on the real pipeline: the demo's capture (the stretched
- * cluster seen at region 2's edge, here 90 s of it) replayed by an agent into an embedded broker and a processor.
- * The view shows wls4's DB call figures exactly as {@code siteflow audit} computes them for the same file, its
- * call-time histogram holds every call, and its what-if for moving wls4 to region1 shows the numbers
- * {@code siteflow whatif --move wls4=region1} prints for the same capture. Screenshots at 1400 and 800 px
+ * cluster seen at region 2's edge and on wls1's own interface, here 90 s of it) replayed as the demo's agent replays
+ * it (no {@code -F}) into an embedded broker and a processor. The view shows wls4's DB call figures exactly as
+ * {@code siteflow audit} computes them for the same file, its call-time histogram holds every call, its what-if for
+ * moving wls4 to region1 shows the numbers {@code siteflow whatif --move wls4=region1} prints for the same capture,
+ * and the "moved to region1" bar takes the service time measured on region1's own server wls1 (the audit's
+ * {@code dbSites} local side) instead of wls4's. Screenshots at 1400 and 800 px
  * ({@code dashboard-dblatency-WIDTH.png}) go to target/screenshots, or to docs/images with
  * {@code ./siteflow screenshots} ({@link Browser#readmeImage}).
  */
@@ -49,16 +52,21 @@ class DbLatencyViewIT {
         Path root = Path.of(System.getProperty("siteflow.root", "../..")).toAbsolutePath().normalize();
         Path sites = root.resolve("deploy/conf/sites.yaml");
         Path capture = dir.resolve("stretched.pcap");
-        StretchedClusterScenario.builder().duration(Duration.ofSeconds(90))
-                .capturePoint(CapturePoint.regionEdge("region2", 75_000)).build().write(capture);
-        DbCallSummary calls = auditedCalls(capture, sites);
+        DemoCommand.sampleScenario(Duration.ofSeconds(90)).write(capture);
+        AuditReport report = audit(capture, sites);
+        DbCallSummary calls = report.verdicts().stream().filter(v -> v.server().equals(WLS4))
+                .map(Verdict::dbCalls).findFirst().orElseThrow();
         assertThat(calls.calls()).isPositive();
+        DbSiteComparison db1 = report.dbSites().get(0);
+        assertThat(db1.localServers()).isEqualTo(1);
+        long localService = db1.local().serviceP50();
+        assertThat(localService).isNotEqualTo(calls.serviceP50());
         CommandRun whatIf = CommandRun.of("whatif", "--sites", sites.toString(), "--move", "wls4=region1",
                 capture.toString());
         assertThat(whatIf.exitCode()).as(whatIf.err()).isZero();
         Map<String, String> printed = whatIfFigures(whatIf.out());
 
-        try (ReplayedPipeline pipeline = ReplayedPipeline.start(dir, sites, capture, "region2-edge")) {
+        try (ReplayedPipeline pipeline = ReplayedPipeline.start(dir, sites, capture, "region2-edge", new String[0])) {
             try (Browser browser = Browser.start(1400, 1000)) {
                 browser.driver.get(pipeline.base() + "#dblatency");
                 Map<String, String> expected = figures(calls);
@@ -68,6 +76,11 @@ class DbLatencyViewIT {
                 });
                 await("wls4's what-if").atMost(Duration.ofSeconds(90)).ignoreExceptions().untilAsserted(() ->
                         assertThat(shown(browser, "db-whatif")).isEqualTo(printed));
+                await("the moved bar's service time").atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                        .untilAsserted(() -> assertThat(browser.driver.executeScript("return echarts.getInstanceByDom("
+                                + "document.getElementById('db-compare')).getOption().series[1].data"
+                                + ".map((ms) => Math.round(ms * 1000));")).isEqualTo(
+                                java.util.List.of(calls.serviceP50(), localService)));
                 assertThat(browser.driver.findElement(By.id("db-whatif-title")).getText())
                         .isEqualTo("What if wls4 (10.2.0.21) moved from region2 to region1");
                 assertThat(browser.driver.findElement(By.id("db-links")).getText())
@@ -87,12 +100,11 @@ class DbLatencyViewIT {
         }
     }
 
-    /** wls4's cumulative DB call figures, as {@code siteflow audit} computes them. */
-    private static DbCallSummary auditedCalls(Path capture, Path sites) throws Exception {
+    /** The audit of the capture, as {@code siteflow audit} computes it. */
+    private static AuditReport audit(Path capture, Path sites) throws Exception {
         OfflineAudit audit = new OfflineAudit(SiteModelLoader.load(sites).orThrow(), 60_000);
         FileReplay.run(capture, "audit", FlowTableConfig.DEFAULTS, FlowSink.to(audit::accept));
-        return audit.report("stretched.pcap", 0, 0).verdicts().stream().filter(v -> v.server().equals(WLS4))
-                .map(Verdict::dbCalls).findFirst().orElseThrow();
+        return audit.report("stretched.pcap", 0, 0);
     }
 
     /** The figures the view shows for these calls, by {@code data-figure}. */

@@ -35,9 +35,18 @@ final class ReplayedPipeline implements AutoCloseable {
 
     /** Starts broker and processor in {@code dir}, then replays {@code capture} as agent {@code agent}. */
     static ReplayedPipeline start(Path dir, Path sites, Path capture, String agent) throws Exception {
+        return start(dir, sites, capture, agent, "10.1.0.0/16");
+    }
+
+    /**
+     * As {@link #start(Path, Path, Path, String)} with the agent's {@code -F} CIDRs given: none replays the whole
+     * capture, keyed by the agent id, as {@code siteflow demo}'s agent does.
+     */
+    static ReplayedPipeline start(Path dir, Path sites, Path capture, String agent, String... remoteCidrs)
+            throws Exception {
         ReplayedPipeline p = new ReplayedPipeline(dir);
         try {
-            p.run(dir, sites, capture, agent);
+            p.run(dir, sites, capture, agent, remoteCidrs);
             return p;
         } catch (Exception | AssertionError e) {
             p.close();
@@ -45,7 +54,7 @@ final class ReplayedPipeline implements AutoCloseable {
         }
     }
 
-    private void run(Path dir, Path sites, Path capture, String agent) throws Exception {
+    private void run(Path dir, Path sites, Path capture, String agent, String... remoteCidrs) throws Exception {
         broker.start();
         pool.submit(() -> ProcessCommand.commandLine(processor).setOut(new PrintWriter(new StringWriter(), true))
                 .setErr(new PrintWriter(new StringWriter(), true))
@@ -53,8 +62,12 @@ final class ReplayedPipeline implements AutoCloseable {
                         Integer.toString(port), "--state-dir", dir.resolve("streams").toString()));
         await("processor running").atMost(Duration.ofMinutes(2)).until(() -> processor.runtime().isPresent());
         StringWriter agentErr = new StringWriter();
-        CaptureOptions options = CaptureOptions.builder().file(capture).remoteCidr("10.1.0.0/16").agent(agent)
-                .bootstrap(broker.bootstrap()).spoolDir(dir.resolve("spool")).spoolMaxMb(64).build();
+        var builder = CaptureOptions.builder().file(capture).agent(agent).bootstrap(broker.bootstrap())
+                .spoolDir(dir.resolve("spool")).spoolMaxMb(64);
+        for (String cidr : remoteCidrs) {
+            builder.remoteCidr(cidr);
+        }
+        CaptureOptions options = builder.build();
         AgentRunner runner = new AgentRunner(options, new PrintWriter(new StringWriter(), true),
                 new PrintWriter(agentErr, true));
         assertThat(pool.submit(runner::run).get(2, TimeUnit.MINUTES)).as(agentErr.toString()).isZero();

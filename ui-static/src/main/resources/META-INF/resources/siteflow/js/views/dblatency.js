@@ -1,6 +1,7 @@
 // DB latency, per audited pair with DB calls: the figures of its verdict's dbCalls (calls/s, call time, the RTT's
 // part, service time, connections), the call-time histogram (/api/dbcalls) with the RTT part shaded, the call time
-// now beside the call time if the server were local to its database, and the what-if of moving it (/api/whatif).
+// now beside the call time if the server were local to its database (service time: the one measured on the
+// database's local servers, /api/dbsites, when it has some), and the what-if of moving it (/api/whatif).
 import {el, fill, byId} from '../dom.js';
 import {count, percent} from '../format.js';
 import {get} from '../api.js';
@@ -57,14 +58,25 @@ export async function renderDbLatency() {
   if (!v) return;
   const site = targets(v);
   renderFigures(v);
-  const [histograms, whatIf] = await Promise.all([get('dbcalls'), site ? whatIfOf(v.server, site) : null]);
+  const [histograms, whatIf, dbSites] = await Promise.all([get('dbcalls'), site ? whatIfOf(v.server, site) : null,
+    get('dbsites')]);
   const now = selected();
   if (!now || pairKey(now) !== pairKey(v) || byId('db-target').value !== site) {
     return; // the pickers moved on while this answer was on its way: a newer render draws theirs
   }
   const h = histograms.find((x) => x.server === v.server && x.remoteSite === v.remoteSite);
   renderHistogram(v, h ? h.buckets : []);
-  renderWhatIf(v, whatIf);
+  renderWhatIf(v, whatIf, whatIf ? localService(v, whatIf.toSite, dbSites) : null);
+}
+
+/**
+ * The service time p50 (µs) measured on the local servers of a database the server calls in site toSite
+ * (/api/dbsites), or null when that database has no local server with calls.
+ */
+function localService(v, toSite, dbSites) {
+  const db = dbSites.find((d) => d.site === toSite && d.localServers > 0 && d.local.calls > 0
+    && v.addresses && d.database in v.addresses);
+  return db ? db.local.serviceMicros.p50 : null;
 }
 
 async function whatIfOf(server, site) {
@@ -122,10 +134,15 @@ function renderHistogram(v, buckets) {
   }, true);
 }
 
-/** Call time p50 now (RTT + service) beside the same calls if the server sat where the what-if moves it. */
-function renderCompare(v, w) {
+/**
+ * Call time p50 now (RTT + service) beside the same calls if the server sat where the what-if moves it: the RTT
+ * there, and the service time measured on that site's local servers when there is one (localService, µs),
+ * else the server's own.
+ */
+function renderCompare(v, w, localService) {
   const d = v.dbCalls;
   const local = w ? d.rttMicros - w.dbCalls.rttSavedMicros : d.rttMicros;
+  const service = localService !== null && localService !== undefined ? localService : d.serviceMicros.p50;
   const rows = [`now (${v.site} → ${v.remoteSite})`, w ? `moved to ${w.toSite}` : 'moved'];
   chart(byId('db-compare')).setOption({
     animation: false,
@@ -138,13 +155,13 @@ function renderCompare(v, w) {
       {name: 'network (RTT)', type: 'bar', stack: 'p50', itemStyle: {color: '#bf616a'},
         data: [d.rttMicros / 1000, Math.max(0, local) / 1000]},
       {name: 'service', type: 'bar', stack: 'p50', itemStyle: {color: SERVICE_COLOUR},
-        data: [d.serviceMicros.p50 / 1000, d.serviceMicros.p50 / 1000]},
+        data: [d.serviceMicros.p50 / 1000, service / 1000]},
     ],
   }, true);
 }
 
-function renderWhatIf(v, w) {
-  renderCompare(v, w);
+function renderWhatIf(v, w, localService) {
+  renderCompare(v, w, localService);
   const box = byId('db-whatif');
   if (!w) {
     fill(box, el('p', {class: 'muted'}, 'no other site to move to'));
