@@ -43,17 +43,27 @@ export function href(path, params) {
 }
 
 /**
- * Opens /api/events; handlers: {eventName: data => ...}, plus onState(open: boolean). The stream is closed when
+ * Opens /api/events; handlers: {eventName: data => ...}, plus onState(open: boolean) and onViewError(name, data)
+ * for an event whose view could not answer (its data carries "error", docs/API.md "A view that cannot answer"):
+ * that view's handler is not called, so it keeps what it showed; onViewError(name, null) when it answers again. The stream is closed when
  * the page is hidden (pagehide) and opened again if the page comes back from the back/forward cache: a page kept
  * in that cache would otherwise hold one of the browser's six HTTP/1.1 connections to the server.
  */
-export function subscribe(handlers, onState) {
+export function subscribe(handlers, onState, onViewError) {
   const open = () => {
     const es = new EventSource(href('events'));
     es.onopen = () => onState(true);
     es.onerror = () => onState(false);
     for (const [name, fn] of Object.entries(handlers)) {
-      es.addEventListener(name, (e) => fn(JSON.parse(e.data)));
+      es.addEventListener(name, (e) => {
+        const data = JSON.parse(e.data);
+        if (data && !Array.isArray(data) && typeof data === 'object' && 'error' in data) {
+          if (onViewError) onViewError(name, data);
+        } else {
+          if (onViewError) onViewError(name, null);
+          fn(data);
+        }
+      });
     }
     return es;
   };

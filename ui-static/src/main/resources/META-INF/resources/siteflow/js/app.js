@@ -181,6 +181,18 @@ async function start() {
     const live = byId('live');
     live.textContent = open ? 'live' : 'reconnecting…';
     live.className = 'live ' + (open ? 'on' : 'off');
+    live.title = '';
+  }, (name, data) => {
+    const live = byId('live');
+    if (data) {
+      live.textContent = 'live · ' + name + ' unavailable';
+      live.title = name + ': ' + (data.reason || data.error);
+      live.dataset.view = name;
+    } else if (live.dataset.view === name) {
+      live.textContent = 'live';
+      live.title = '';
+      delete live.dataset.view;
+    }
   });
 }
 
