@@ -8,6 +8,7 @@ import io.siteflow.processor.query.SiteflowQueries;
 import io.siteflow.processor.query.TalkerRow;
 import io.siteflow.processor.topology.Alert;
 import io.siteflow.rules.verdict.DbSiteComparison;
+import io.siteflow.rules.verdict.SitePairRtts;
 import io.siteflow.rules.verdict.Verdict;
 import java.util.HashMap;
 import java.util.List;
@@ -17,8 +18,8 @@ import java.util.function.Supplier;
 
 /**
  * The queries of one event-stream tick: each query with the same arguments runs once and its answer, or its
- * failure, is given to every view that needs it (the links view reads the verdicts, the latest windows, the talkers
- * and the rules the other views read too). For one tick only (answers are not refreshed); one thread.
+ * failure, is given to every view that needs it (the links view reads the talkers and the rules the other views read
+ * too). For one tick only (answers are not refreshed); one thread.
  */
 final class TickQueries implements SiteflowQueries {
     private final SiteflowQueries q;
@@ -100,6 +101,11 @@ final class TickQueries implements SiteflowQueries {
     @Override
     public List<DbCallHistogram> dbCallHistograms() {
         return once("dbCallHistograms", q::dbCallHistograms);
+    }
+
+    @Override
+    public SitePairRtts sitePairRtts() {
+        return once("sitePairRtts", q::sitePairRtts);
     }
 
     @Override

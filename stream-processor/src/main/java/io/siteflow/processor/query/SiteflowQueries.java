@@ -2,6 +2,7 @@ package io.siteflow.processor.query;
 
 import io.siteflow.processor.topology.Alert;
 import io.siteflow.rules.verdict.DbSiteComparison;
+import io.siteflow.rules.verdict.SitePairRtts;
 import io.siteflow.rules.verdict.Verdict;
 import java.util.List;
 
@@ -64,12 +65,12 @@ public interface SiteflowQueries {
 
     /**
      * The handshake RTT per site pair over the audited pairs' cumulative aggregates
-     * ({@link io.siteflow.rules.verdict.SitePairRtts#ofAudited}, as {@code siteflow audit} computes its site pairs);
-     * empty where the implementation keeps none.
+     * ({@link SitePairRtts#ofAudited}, as {@code siteflow audit} computes its site pairs);
+     * empty before a site model is active.
+     *
+     * @throws OwnersMovingException when some audited server's owner is moving or cannot answer
      */
-    default io.siteflow.rules.verdict.SitePairRtts sitePairRtts() {
-        return new io.siteflow.rules.verdict.SitePairRtts();
-    }
+    SitePairRtts sitePairRtts();
 
     /** True when the processor is ready to answer (Kafka Streams RUNNING). */
     boolean ready();

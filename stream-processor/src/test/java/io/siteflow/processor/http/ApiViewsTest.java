@@ -29,7 +29,7 @@ class ApiViewsTest {
         views.all(counted(fixture, Map.of()));
 
         assertThat(calls).isEqualTo(Map.of("agents", 1, "alerts [100]", 1, "cumulativeVerdicts", 1,
-                "latestWindows", 1, "rules", 1, "talkers [false, null, 100000]", 1));
+                "latestWindows", 1, "rules", 1, "sitePairRtts", 1, "talkers [false, null, 100000]", 1));
     }
 
     @Test
@@ -39,30 +39,40 @@ class ApiViewsTest {
     }
 
     @Test
+    void theLinksEventCarriesTheSitePairRttTheLinksEndpointAnswers() {
+        String links = views.all(fixture).get("links");
+
+        // the 812 samples of wls3 and the 100 of wls4 (FakeQueries.SITE_PAIR_RTTS)
+        assertThat(links).isEqualTo(views.links(fixture)).contains("\"samples\":912}");
+    }
+
+    @Test
     void aViewThatCannotAnswerSaysWhyWhileTheOthersAnswer() {
         String why = "owner of wls4 (10.2.0.21) is moving: no instance runs its task now (the instances are rebalancing)";
         OwnersMovingException moving = new OwnersMovingException("verdicts", "audited servers",
                 List.of(new OwnersMovingException.Unavailable("10.2.0.21", "wls4", why)),
                 List.of(fixture.cumulativeVerdicts().get(0)), 2);
+        OwnersMovingException rttsMoving = new OwnersMovingException("site-pair RTTs", "audited servers",
+                List.of(new OwnersMovingException.Unavailable("10.2.0.21", "wls4", why)), List.of(), 2);
         String down = "http://10.0.0.7:8080/internal/store/alerts?limit=100: java.net.ConnectException";
-        SiteflowQueries q = counted(fixture, Map.of("cumulativeVerdicts", moving,
+        SiteflowQueries q = counted(fixture, Map.of("cumulativeVerdicts", moving, "sitePairRtts", rttsMoving,
                 "alerts", new InstanceClient.RemoteQueryException(down, null)));
 
         Map<String, String> all = views.all(q);
 
-        String unavailable = "\"error\":\"verdicts of 1 of 2 audited servers are temporarily unavailable: their owner "
-                + "is moving\",\"reason\":\"" + why + "\",\"unavailable\":[{\"server\":\"10.2.0.21\",\"name\":\"wls4\","
-                + "\"reason\":\"" + why + "\"}]";
+        String unavailable = "temporarily unavailable: their owner is moving\",\"reason\":\"" + why
+                + "\",\"unavailable\":[{\"server\":\"10.2.0.21\",\"name\":\"wls4\",\"reason\":\"" + why + "\"}]";
         assertThat(all).containsExactly(
                 Map.entry("rules", "{\"version\":\"" + FakeQueries.RULES_VERSION + "\"}"),
-                Map.entry("verdicts", "{\"status\":503," + unavailable + ",\"verdicts\":["
-                        + ApiJson.write(fixture.cumulativeVerdicts().get(0)) + "]}"),
+                Map.entry("verdicts", "{\"status\":503,\"error\":\"verdicts of 1 of 2 audited servers are "
+                        + unavailable + ",\"verdicts\":[" + ApiJson.write(fixture.cumulativeVerdicts().get(0)) + "]}"),
                 Map.entry("latest", views.verdicts(fixture, true)),
                 Map.entry("agents", views.agents(fixture)),
                 Map.entry("alerts", "{\"status\":502,\"error\":\"" + down + "\"}"),
                 Map.entry("talkers", views.talkers(fixture, false, null, 100)),
-                Map.entry("links", "{\"status\":503," + unavailable + "}"));
-        assertThat(calls).containsEntry("cumulativeVerdicts", 1);
+                Map.entry("links", "{\"status\":503,\"error\":\"site-pair RTTs of 1 of 2 audited servers are "
+                        + unavailable + "}"));
+        assertThat(calls).containsEntry("cumulativeVerdicts", 1).containsEntry("sitePairRtts", 1);
     }
 
     /** {@code q}, counting its calls in {@link #calls}; the methods named in {@code failures} throw theirs. */

@@ -262,6 +262,10 @@ class InstanceClientTest {
                 return fixture.explain(flow);
             }
 
+            public io.siteflow.rules.verdict.SitePairRtts sitePairRtts() {
+                return fixture.sitePairRtts();
+            }
+
             public boolean ready() {
                 return true;
             }

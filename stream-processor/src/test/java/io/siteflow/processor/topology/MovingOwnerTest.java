@@ -102,8 +102,8 @@ class MovingOwnerTest {
 
         String why = "its owner 10.0.0.7:8080 cannot answer: " + FakeRemote.DOWN;
         assertThat(r.statusCode()).isEqualTo(503);
-        assertThat(r.body()).isEqualTo("{\"error\":\"verdicts of 2 of 2 audited servers are temporarily unavailable: "
-                + "their owner is moving\",\"reason\":\"owner of wls3 (10.2.0.20) is moving: " + why
+        assertThat(r.body()).isEqualTo("{\"error\":\"site-pair RTTs of 2 of 2 audited servers are temporarily "
+                + "unavailable: their owner is moving\",\"reason\":\"owner of wls3 (10.2.0.20) is moving: " + why
                 + "; owner of wls5 (10.3.0.30) is moving: " + why + "\",\"unavailable\":[{\"server\":\"10.2.0.20\","
                 + "\"name\":\"wls3\",\"reason\":\"owner of wls3 (10.2.0.20) is moving: " + why + "\"},{\"server\":"
                 + "\"10.3.0.30\",\"name\":\"wls5\",\"reason\":\"owner of wls5 (10.3.0.30) is moving: " + why + "\"}]}");
@@ -161,15 +161,15 @@ class MovingOwnerTest {
 
         try (SseReader events = SseReader.open(s.url() + "/api/events")) {
             String reason = "owner of wls5 (10.3.0.30) is moving: " + REBALANCING;
-            String unavailable = "\"error\":\"verdicts of 1 of 2 audited servers are temporarily unavailable: "
-                    + "their owner is moving\",\"reason\":\"" + reason + "\",\"unavailable\":[{\"server\":"
-                    + "\"10.3.0.30\",\"name\":\"wls5\",\"reason\":\"" + reason + "\"}]";
+            String unavailable = "temporarily unavailable: their owner is moving\",\"reason\":\"" + reason
+                    + "\",\"unavailable\":[{\"server\":\"10.3.0.30\",\"name\":\"wls5\",\"reason\":\"" + reason + "\"}]";
             Map<String, String> first = events.firstOfEach(List.of("rules", "verdicts", "latest", "agents", "alerts",
                     "talkers", "links"));
 
-            assertThat(first).containsEntry("verdicts", "{\"status\":503," + unavailable + ",\"verdicts\":["
-                    + ApiJson.write(single.get(0)) + "]}");
-            assertThat(first).containsEntry("links", "{\"status\":503," + unavailable + "}");
+            assertThat(first).containsEntry("verdicts", "{\"status\":503,\"error\":\"verdicts of 1 of 2 audited "
+                    + "servers are " + unavailable + ",\"verdicts\":[" + ApiJson.write(single.get(0)) + "]}");
+            assertThat(first).containsEntry("links", "{\"status\":503,\"error\":\"site-pair RTTs of 1 of 2 audited "
+                    + "servers are " + unavailable + "}");
             // the views that do not read a moving owner answer as they do on a single instance
             StreamsQueries one = d.queries();
             assertThat(first).containsEntry("rules", "{\"version\":\"" + one.rules().version() + "\"}")
