@@ -9,11 +9,9 @@ import io.siteflow.rules.whatif.WhatIf;
 import io.siteflow.rules.whatif.WhatIfReport;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -26,7 +24,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * The what-if over every record {@code siteflow.flows} holds (its retention, 7 days by default): the records are
  * read from the oldest to the end offsets of the moment asked, with the site model in force, and folded with the
  * same {@link WhatIf} as {@code siteflow whatif}, so the same records give the same numbers. As the topology does,
- * it leaves out unreadable values and records whose id was already read (an agent's spool sent again); {@link WhatIf}
+ * it leaves out unreadable values and records whose id was already read (an agent's spool sent again; one bit
+ * per id, {@link SeenIdBits}); {@link WhatIf}
  * counts the server's own flows only from its observer (the observer rule, in topic order). Why the topic and not a
  * store: the what-if needs the server's intra-site flows and the intra-site RTT, which the audit never keeps.
  * Costs one pass over the topic per question; the last answer is kept while the end offsets and the model stay.
@@ -75,7 +74,7 @@ public final class FlowsTopicWhatIf implements WhatIfSource {
     }
 
     private void read(KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> end, WhatIf w) {
-        Set<String> seen = new HashSet<>();
+        SeenIdBits seen = new SeenIdBits();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!reached(consumer, end)) {
             if (System.nanoTime() > deadline) {
