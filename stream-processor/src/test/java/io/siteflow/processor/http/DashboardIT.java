@@ -167,6 +167,47 @@ class DashboardIT {
     }
 
     /**
+     * A view that cannot answer on the event stream (the links' site-pair RTT while an owner moves) keeps what the
+     * page shows and names itself in the live badge, with the reason as its title; it clears when the view answers.
+     */
+    @Test
+    void aViewThatCannotAnswerIsNamedInTheLiveBadgeAndKeepsItsRows() throws Exception {
+        String why = "owner of wls4 (10.2.0.21) is moving: no instance runs its task now (the instances are rebalancing)";
+        java.util.concurrent.atomic.AtomicReference<RuntimeException> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        io.siteflow.processor.query.SiteflowQueries q = (io.siteflow.processor.query.SiteflowQueries)
+                java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+                        new Class<?>[] {io.siteflow.processor.query.SiteflowQueries.class}, (proxy, m, args) -> {
+                            if (m.getName().equals("sitePairRtts") && failure.get() != null) {
+                                throw failure.get();
+                            }
+                            try {
+                                return m.invoke(queries, args);
+                            } catch (java.lang.reflect.InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                        });
+        try (ApiServer moving = new ApiServer(new ApiServer.Settings("127.0.0.1", 0, Optional.empty(), 200), q,
+                () -> "").start()) {
+            browser.driver.get(moving.url() + "/#links");
+            browser.waiting().until(d -> "true".equals(d.findElement(By.tagName("body")).getDomAttribute("data-rendered")));
+            browser.waiting().until(d -> text(By.id("live")).equals("live"));
+            String row = "region1 region2 24.24 kb/s 7.92 kb/s 6.50 ms 12.00 ms above 10 ms 1 s";
+            assertThat(text(By.cssSelector("#links-table tbody tr"))).isEqualTo(row);
+
+            failure.set(new io.siteflow.processor.query.OwnersMovingException("site-pair RTTs", "audited servers",
+                    List.of(new io.siteflow.processor.query.OwnersMovingException.Unavailable("10.2.0.21", "wls4", why)),
+                    List.of(), 2));
+            browser.waiting().until(d -> text(By.id("live")).equals("live · links unavailable"));
+            assertThat(browser.driver.findElement(By.id("live")).getDomAttribute("title")).isEqualTo("links: " + why);
+            assertThat(text(By.cssSelector("#links-table tbody tr"))).isEqualTo(row);
+
+            failure.set(null);
+            browser.waiting().until(d -> text(By.id("live")).equals("live"));
+            assertThat(browser.driver.findElement(By.id("live")).getDomAttribute("title")).isEmpty();
+        }
+    }
+
+    /**
      * With {@code rttLimitMs: 5} in the site model, the page compares with the limit the API sends: the link's
      * badge says 5 ms, wls3's card (RTT p95 6.51 ms, within Oracle's 10 ms) turns red, the RTT chart draws the
      * 5 ms line and the alert settings name the site model's limit.
