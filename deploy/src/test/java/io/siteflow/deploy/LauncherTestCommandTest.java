@@ -30,6 +30,8 @@ class LauncherTestCommandTest {
     void repository() throws Exception {
         repo = Files.createDirectories(tmp.resolve("repo"));
         Files.copy(DeployFiles.path("../siteflow"), repo.resolve("siteflow"));
+        Files.createDirectories(repo.resolve("deploy/bin"));
+        Files.copy(DeployFiles.path("bin/jvm-options.sh"), repo.resolve("deploy/bin/jvm-options.sh")); // it sources it
         Files.createDirectories(repo.resolve("docs/images"));
         Files.writeString(repo.resolve("docs/images/dashboard.png"), "committed\n");
         Files.writeString(repo.resolve("README.md"), "committed\n");
