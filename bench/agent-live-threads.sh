@@ -5,7 +5,7 @@
 # usage: PPS=100000 LOOPS=5 bench/agent-live-threads.sh [--workers 2]   (root; tcpreplay, python3)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-CP="$(ls "$ROOT"/cli/target/siteflow-cli-*.jar):$ROOT/cli/target/lib/*"
+CP="$(ls "$ROOT"/cli/target/siteflow-cli-*.jar | grep -v -- '-tests\.jar$' | head -n1):$ROOT/cli/target/lib/*"
 A=sfprof-a-$$; B=sfprof-b-$$; WORK=$(mktemp -d); LIVE_PID=
 cleanup() { [ -n "$LIVE_PID" ] && kill "$LIVE_PID" 2>/dev/null || true; ip netns del "$A" 2>/dev/null || true; ip netns del "$B" 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT

@@ -26,7 +26,7 @@ cleanup() {
 trap cleanup EXIT
 
 "$ROOT/siteflow" --version >/dev/null   # builds the jars if needed
-CP="$(ls "$ROOT"/cli/target/siteflow-cli-*.jar):$ROOT/cli/target/lib/*"
+CP="$(ls "$ROOT"/cli/target/siteflow-cli-*.jar | grep -v -- '-tests\.jar$' | head -n1):$ROOT/cli/target/lib/*"
 
 for ns in "$A" "$B"; do
   ip netns add "$ns"; ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1

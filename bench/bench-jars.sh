@@ -4,7 +4,7 @@
 bench_jars() {
   BENCH_JAR="$ROOT/bench/target/siteflow-bench-0.1.0-SNAPSHOT.jar"
   if [ ! -f "$BENCH_JAR" ] || [ ! -f "$ROOT/bench/target/lib/stream-processor-0.1.0-SNAPSHOT.jar" ] \
-      || [ -n "$(find "$ROOT"/{flow-model,classifier-rules,capture-agent,stream-processor,bench}/src/main "$ROOT/pom.xml" \
+      || [ -n "$(find "$ROOT"/*/src/main "$ROOT/pom.xml" \
            -newer "$BENCH_JAR" -type f 2>/dev/null | head -1)" ]; then
     echo "$1: building..." >&2
     (cd "$ROOT" && mvn -B -q -Dstyle.color=never -DskipTests -pl bench -am package) >&2

@@ -3,6 +3,7 @@ package io.siteflow.processor.http;
 import io.siteflow.processor.query.AgentStatus;
 import io.siteflow.processor.query.AlertSettings;
 import io.siteflow.processor.query.DbCallHistogram;
+import io.siteflow.processor.query.ProcessorHealth;
 import io.siteflow.processor.query.RulesInfo;
 import io.siteflow.processor.query.SiteflowQueries;
 import io.siteflow.processor.query.TalkerRow;
@@ -111,6 +112,11 @@ final class TickQueries implements SiteflowQueries {
     @Override
     public boolean ready() {
         return q.ready();
+    }
+
+    @Override
+    public ProcessorHealth health() {
+        return q.health();
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.model.Flow;
 import io.siteflow.rules.model.Host;
+import io.siteflow.rules.observer.ObserverState;
 import io.siteflow.rules.verdict.AuditPair;
 import io.siteflow.rules.verdict.AuditSide;
 import io.siteflow.rules.verdict.DbSiteEnds;
@@ -45,6 +46,8 @@ final class AuditStep implements Processor<String, Routed, String, String> {
     private ProcessorContext<String, String> context;
     private StateStore sites;
     private ObserverStore observers;
+    /** The site comparison's observers: apart from the audit's, as the offline audit keeps them. */
+    private ObserverState dbSiteObservers;
     private PairWindows windows;
     private AlertRules alerts;
     private TalkerTable talkers;
@@ -65,6 +68,7 @@ final class AuditStep implements Processor<String, Routed, String, String> {
         sites = context.getStateStore(TopologySpec.SITES_STORE);
         observers = new ObserverStore(context.getStateStore(TopologySpec.OBSERVER_STORE),
                 agents.view(context.getStateStore(TopologySpec.AGENTS_STORE)));
+        dbSiteObservers = observers.forDbSites();
         windows = new PairWindows(config, context.getStateStore(TopologySpec.OPEN_WINDOW_STORE),
                 context.getStateStore(TopologySpec.CUMULATIVE_STORE), context.getStateStore(TopologySpec.CONNECTION_STORE),
                 context.getStateStore(TopologySpec.HISTORY_STORE), context.getStateStore(TopologySpec.LATEST_STORE));
@@ -161,7 +165,8 @@ final class AuditStep implements Processor<String, Routed, String, String> {
 
     /**
      * A record keyed by a database's address: the site comparison's copy of a DB record ({@link RouteStep}). It
-     * counts under the observer rule of its app server, in the cumulative aggregate of the (database, server).
+     * counts under the observer rule of its app server (the site comparison's own observer state, apart from the
+     * audit's: {@link ObserverStore#forDbSites}), in the cumulative aggregate of the (database, server).
      * The copy counts in no metric (its record did, on its way to the audit or as unaudited).
      */
     private void countForDbSites(ActiveModel m, String database, Routed routed) {
@@ -173,7 +178,7 @@ final class AuditStep implements Processor<String, Routed, String, String> {
             return; // the model changed since it was routed
         }
         Host host = ends.get().server();
-        if (m.observers().counts(host, r.agent(), observers)) {
+        if (m.observers().counts(host, r.agent(), dbSiteObservers)) {
             windows.addCumulative(TopologySpec.dbSiteKey(database, host.address()), r, c, database);
         }
     }

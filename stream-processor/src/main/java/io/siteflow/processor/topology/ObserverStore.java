@@ -13,6 +13,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class ObserverStore implements ObserverState {
     private final WriteBehind<String> observers;
     private final KnownAgents.View agents;
+    /** The key prefix of the site comparison's observers ({@link #forDbSites}). */
+    private static final String DB_SITE = "db-site|";
 
     ObserverStore(KeyValueStore<String, String> observers, KnownAgents.View agents) {
         this.observers = new WriteBehind<>(observers);
@@ -32,6 +34,31 @@ final class ObserverStore implements ObserverState {
     @Override
     public boolean heardFrom(String agent) {
         return agents.known(agent);
+    }
+
+    /**
+     * The site comparison's own observer state, in the same store under keys {@code db-site|ADDRESS}: the observer
+     * of an app server for its DB records in a database's task is chosen by those records alone, as
+     * {@code siteflow audit} chooses it, whether or not the app server's own audit runs in the same task (it does
+     * when both addresses fall in one partition).
+     */
+    ObserverState forDbSites() {
+        return new ObserverState() {
+            @Override
+            public String observer(String serverAddress) {
+                return observers.get(DB_SITE + serverAddress);
+            }
+
+            @Override
+            public void observe(String serverAddress, String agent) {
+                observers.put(DB_SITE + serverAddress, agent);
+            }
+
+            @Override
+            public boolean heardFrom(String agent) {
+                return agents.known(agent);
+            }
+        };
     }
 
     /** True when the server's observer last reported more than 0.1% of packets dropped (kernel + interface). */

@@ -75,6 +75,33 @@ class ApiViewsTest {
         assertThat(calls).containsEntry("cumulativeVerdicts", 1).containsEntry("sitePairRtts", 1);
     }
 
+    /**
+     * The tick's queries are the processor's in everything they answer: its health (DOWN with the reason) as the
+     * rest, not an interface default.
+     */
+    @Test
+    void theTicksQueriesAnswerWhatTheProcessorsDo() {
+        io.siteflow.processor.query.ProcessorHealth down = io.siteflow.processor.query.ProcessorHealth.down(
+                "Kafka Streams is PENDING_ERROR: restarting it in 2 s (restart 2 of 5)");
+        SiteflowQueries q = (SiteflowQueries) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {SiteflowQueries.class}, (proxy, m, args) -> {
+                    if (m.getName().equals("health")) {
+                        return down;
+                    }
+                    try {
+                        return m.invoke(fixture, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        TickQueries tick = new TickQueries(q);
+
+        assertThat(tick.health()).isEqualTo(down);
+        assertThat(tick.sitePairRtts()).isSameAs(fixture.sitePairRtts());
+        assertThat(tick.siteModelProblem()).isEqualTo(fixture.siteModelProblem());
+        assertThat(tick.ready()).isEqualTo(fixture.ready());
+    }
+
     /** {@code q}, counting its calls in {@link #calls}; the methods named in {@code failures} throw theirs. */
     SiteflowQueries counted(SiteflowQueries q, Map<String, RuntimeException> failures) {
         return (SiteflowQueries) Proxy.newProxyInstance(getClass().getClassLoader(),

@@ -22,7 +22,7 @@ import java.util.Optional;
  * A large, deterministic {@link StaticQueries} for the dashboard benchmark and demos without Kafka:
  * {@code servers} app servers in region2 (10.2.0.0/16) audited towards region1 (10.1.0.0/16) with 20 db hosts
  * and 200 other hosts, 60 one-minute windows of history ending at {@code nowMs}, {@code hostPairs} top-talker
- * rows, one agent per server and 200 alerts. Every tenth server FAILs (85% DB), every 25th is INSUFFICIENT.
+ * rows, one agent per server, 200 alerts and the region1-region2 RTT of the links view. Every tenth server FAILs (85% DB), every 25th is INSUFFICIENT.
  */
 public final class SyntheticQueries {
     private static final int REMOTES = 220;
@@ -67,7 +67,18 @@ public final class SyntheticQueries {
         }
         StaticQueries.Snapshot s = new StaticQueries.Snapshot(cumulative, history, agents, alerts, talkers, ports,
                 new RulesInfo("sha256:synthetic", yaml(servers), nowMs - 3_600_000L), true);
-        return new StaticQueries(s, flow -> "synthetic data: no classifier for " + flow);
+        // the links' RTT: region1-region2 over every server's handshakes, around the p50/p95/max its verdict states
+        io.siteflow.rules.verdict.RttHistogram rtt = new io.siteflow.rules.verdict.RttHistogram();
+        for (int i = 0; i < servers; i++) {
+            for (int k = 0; k < 18; k++) {
+                rtt.add(6500 + i % 100);
+            }
+            rtt.add(6800 + i % 300);
+            rtt.add(7000 + i % 500);
+        }
+        io.siteflow.rules.verdict.SitePairRtts rtts = new io.siteflow.rules.verdict.SitePairRtts();
+        rtts.merge(io.siteflow.rules.verdict.SitePair.of("region1", "region2"), rtt);
+        return new StaticQueries(s, flow -> "synthetic data: no classifier for " + flow).withSitePairRtts(rtts);
     }
 
     static String server(int i) {

@@ -120,6 +120,34 @@ class OfflineEquivalenceTest {
         assertThat(json(merged.dbSites())).isEqualTo(json(hostOnly.dbSites()));
     }
 
+    /**
+     * Two edge agents see wls3 and no host agent does: the audit's observer of wls3 is the agent of its first
+     * record (edge-a, a T3 record), the site comparison's the agent of its first DB record (edge-b), as
+     * {@code siteflow audit} keeps them apart; the topology test driver runs db1 and wls3 in one task, where the
+     * two once shared one observer entry and the comparison counted edge-a's 3 calls instead of edge-b's 5.
+     */
+    @Test
+    void theSiteComparisonChoosesItsObserverByItsOwnRecordsAsTheOfflineAuditDoes() throws Exception {
+        List<FlowRecord> records = List.of(
+                seenBy(flow().from("10.2.0.20", 40_000).to("10.1.0.10", 7001).at(T0).bytes(5_000, 5_000).build(),
+                        "edge-a"),
+                seenBy(flow().from("10.2.0.20", 40_001).to("10.1.0.10", 1521).at(T0 + 1_000).bytes(9_000, 9_000)
+                        .rtt(6_500).calls(5, 9_000).build(), "edge-b"),
+                seenBy(flow().from("10.2.0.20", 40_002).to("10.1.0.10", 1521).at(T0 + 2_000).bytes(8_000, 8_000)
+                        .rtt(6_600).calls(3, 9_500).build(), "edge-a"));
+        AuditReport report = offlineReport(records);
+        assertThat(report.dbSites().get(0).remote().calls()).isEqualTo(5);
+
+        try (Driver d = new Driver(dir).withSites(Flows.SITES_YAML)) {
+            records.forEach(d::send);
+
+            assertThat(json(d.queries().dbSites())).isEqualTo(json(report.dbSites()));
+            assertThat(d.queries().cumulativeVerdicts().stream().map(VerdictJson::toJson).toList()).isEqualTo(
+                    report.verdicts().stream().sorted(Comparator.comparing(Verdict::server)
+                            .thenComparing(Verdict::remoteSite)).map(VerdictJson::toJson).toList());
+        }
+    }
+
     /** The host agents of the listed app servers at the ends of {@code r} (wls3: 10.2.0.20, wls5: 10.3.0.30). */
     private static List<String> hostAgentsOf(FlowRecord r) {
         List<String> out = new ArrayList<>();
