@@ -5,6 +5,7 @@ import io.siteflow.processor.topology.AlertJson;
 import io.siteflow.processor.topology.ObserverDrops;
 import io.siteflow.processor.topology.TalkerStats;
 import io.siteflow.processor.topology.TopologySpec;
+import io.siteflow.processor.topology.store.SegmentMarks;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.PairAggregateJson;
 import java.nio.charset.StandardCharsets;
@@ -83,7 +84,11 @@ public final class LocalStoreView implements StoreView {
         ReadOnlyWindowStore<String, String> h = stores.window(TopologySpec.HISTORY_STORE);
         try (KeyValueIterator<Windowed<String>, String> it = h.fetchAll(
                 java.time.Instant.ofEpochMilli(fromMs), java.time.Instant.ofEpochMilli(toMs - 1))) {
-            it.forEachRemaining(kv -> out.add(kv.value));
+            it.forEachRemaining(kv -> {
+                if (!SegmentMarks.isMark(kv.key.key())) {
+                    out.add(kv.value);
+                }
+            });
         }
         return out;
     }
@@ -93,7 +98,11 @@ public final class LocalStoreView implements StoreView {
         List<Alert> all = new ArrayList<>();
         ReadOnlyWindowStore<String, String> s = stores.window(TopologySpec.ALERT_STORE);
         try (KeyValueIterator<Windowed<String>, String> it = s.all()) {
-            it.forEachRemaining(kv -> all.add(AlertJson.parse(kv.value)));
+            it.forEachRemaining(kv -> {
+                if (!SegmentMarks.isMark(kv.key.key())) {
+                    all.add(AlertJson.parse(kv.value));
+                }
+            });
         }
         all.sort(Comparator.comparingLong(Alert::timeMs).reversed().thenComparing(Alert::key));
         return all.subList(0, Math.min(Math.max(limit, 0), all.size()));

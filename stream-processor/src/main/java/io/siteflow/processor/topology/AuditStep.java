@@ -2,6 +2,7 @@ package io.siteflow.processor.topology;
 
 import io.siteflow.model.FlowRecord;
 import io.siteflow.processor.topology.store.CommitHook;
+import io.siteflow.processor.topology.store.SegmentMarks;
 import io.siteflow.processor.topology.store.WriteBehind;
 import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.classify.Classifier;
@@ -20,6 +21,7 @@ import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * The audit of records keyed by audited server address: takes the classification and side the route step
@@ -77,6 +79,8 @@ final class AuditStep implements Processor<String, Routed, String, String> {
                 context.getStateStore(TopologySpec.PEER_STORE),
                 context.getStateStore(TopologySpec.ALERT_STORE));
         talkers = new TalkerTable(context.getStateStore(TopologySpec.TALKER_STORE));
+        SegmentMarks.keep(context, context.<WindowStore<String, String>>getStateStore(TopologySpec.HISTORY_STORE), "");
+        SegmentMarks.keep(context, context.<WindowStore<String, String>>getStateStore(TopologySpec.ALERT_STORE), "");
         streamTime = storedStreamTime();
         CommitHook hook = context.getStateStore(TopologySpec.AUDIT_COMMIT_HOOK);
         hook.onCommit(this::flush, this::discard);

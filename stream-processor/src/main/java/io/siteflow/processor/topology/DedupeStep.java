@@ -3,6 +3,7 @@ package io.siteflow.processor.topology;
 import io.siteflow.processor.topology.store.CommitHook;
 import io.siteflow.processor.topology.store.SeenIds;
 import io.siteflow.processor.topology.store.SeenRuns;
+import io.siteflow.processor.topology.store.SegmentMarks;
 import io.siteflow.processor.topology.store.WriteBehind;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -38,6 +39,7 @@ final class DedupeStep {
     DedupeStep(ProcessorContext<?, ?> context, PipelineMetrics metrics, long retentionMs) {
         this.metrics = metrics;
         this.seen = context.getStateStore(TopologySpec.DEDUPE_STORE);
+        SegmentMarks.keep(context, seen, 0L);
         KeyValueStore<String, Long> metaStore = context.getStateStore(TopologySpec.DEDUPE_META_STORE);
         this.meta = new WriteBehind<>(metaStore);
         Long newest = meta.get(NEWEST);

@@ -147,7 +147,21 @@ class ProcessCommandIT {
             first.command().stop();
             assertThat(first.exit().get(40, TimeUnit.SECONDS)).isEqualTo(0);
 
-            Running second = start(broker, new StringWriter());
+            // a clean restart resumes from the stores' offsets: no task taken for corrupted and restored in full
+            ch.qos.logback.classic.Logger stateManager = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
+                    .getLogger("org.apache.kafka.streams.processor.internals.ProcessorStateManager");
+            ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged =
+                    new ch.qos.logback.core.read.ListAppender<>();
+            logged.start();
+            stateManager.addAppender(logged);
+            Running second;
+            try {
+                second = start(broker, new StringWriter());
+            } finally {
+                stateManager.detachAppender(logged);
+            }
+            assertThat(logged.list).extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                    .noneMatch(m -> m.contains("did not find checkpoint offsets"));
             try (KafkaProducer<byte[], byte[]> p = producer(broker.bootstrap())) {
                 send(p, record("a-1", T0, 1521, 9_500));
                 send(p, record("a-3", T0 + 140_000, 1521, 100));

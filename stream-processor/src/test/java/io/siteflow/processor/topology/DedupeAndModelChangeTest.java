@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.siteflow.model.FlowRecord;
 import io.siteflow.processor.topology.store.SeenRuns;
+import io.siteflow.processor.topology.store.SegmentMarks;
 import io.siteflow.rules.model.Category;
 import io.siteflow.rules.verdict.PairAggregate;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.WindowStore;
 import org.junit.jupiter.api.AfterEach;
@@ -29,6 +31,38 @@ class DedupeAndModelChangeTest {
     @AfterEach
     void stop() {
         d.close();
+    }
+
+    /**
+     * A window store that holds nothing gets one mark when the task starts (a wall-clock punctuation), so that it has a
+     * segment and a committed offset at the next start (SegmentMarks; ProcessCommandIT restarts a processor); the
+     * readers skip it; a store that holds something gets none, and no store gets a second one.
+     */
+    @Test
+    void aWindowStoreThatHoldsNothingGetsOneMarkThatTheReadersSkip() {
+        WindowStore<String, String> history = d.driver.getWindowStore(TopologySpec.HISTORY_STORE);
+        history.put("10.2.0.20|region1", "{}", T0);
+
+        d.advanceWallClock(java.time.Duration.ofSeconds(1));
+        d.advanceWallClock(java.time.Duration.ofSeconds(1));
+
+        WindowStore<String, Long> seen = d.driver.getWindowStore(TopologySpec.DEDUPE_STORE);
+        WindowStore<String, String> alerts = d.driver.getWindowStore(TopologySpec.ALERT_STORE);
+        assertThat(entries(seen)).containsExactly(SegmentMarks.KEY + "@0=0");
+        assertThat(entries(alerts)).containsExactly(SegmentMarks.KEY + "@0=");
+        assertThat(entries(history)).containsExactly("10.2.0.20|region1@" + T0 + "={}");
+        assertThat(d.queries().alerts(100)).isEmpty();
+        history.put("10.2.0.20|region1", null, T0); // deleted: the history reader meets a mark alone
+        history.put(SegmentMarks.KEY, "", 0L);
+        assertThat(d.queries().windows(0, Long.MAX_VALUE)).isEmpty();
+    }
+
+    private static <V> List<String> entries(WindowStore<String, V> store) {
+        List<String> out = new java.util.ArrayList<>();
+        try (var it = store.all()) {
+            it.forEachRemaining(kv -> out.add(kv.key.key() + "@" + kv.key.window().start() + "=" + kv.value));
+        }
+        return out;
     }
 
     @Test
