@@ -14,7 +14,6 @@ import java.util.Set;
  * set of the ids held ≈ 100 bytes per record (≈ 200 GB: out of memory). Not thread-safe.
  */
 final class SeenIdBits {
-    private static final int SHIFT = 12;
     private final Map<String, long[]> chunks = new HashMap<>();
     private final Set<String> others = new HashSet<>();
     /** The chunk of the last id of the agent's form: a run's records come in counter order. */
@@ -29,21 +28,15 @@ final class SeenIdBits {
         if (counter < 0) {
             return others.add(id);
         }
-        long n = counter >>> SHIFT;
+        long n = SeenRuns.chunkOf(counter);
         long[] c = last;
         if (c == null || n != lastN || dash != lastKeyRun.length() || !id.startsWith(lastKeyRun)) {
             lastKeyRun = id.substring(0, dash);
             lastN = n;
-            c = chunks.computeIfAbsent(lastKeyRun + '|' + n, k -> new long[(1 << SHIFT) / 64]);
+            c = chunks.computeIfAbsent(lastKeyRun + '|' + n, k -> SeenRuns.newChunkBits());
             last = c;
         }
-        int bit = (int) (counter & ((1 << SHIFT) - 1));
-        long mask = 1L << bit;
-        if ((c[bit >>> 6] & mask) != 0) {
-            return false;
-        }
-        c[bit >>> 6] |= mask;
-        return true;
+        return SeenRuns.markIn(c, counter);
     }
 
     /** Chunks of 4,096 counters held. */

@@ -13,22 +13,29 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class ObserverStore implements ObserverState {
     private final WriteBehind<String> observers;
     private final KnownAgents.View agents;
+    /** Put before each server address: "" for the audit's observers, {@link #DB_SITE} for the site comparison's. */
+    private final String prefix;
     /** The key prefix of the site comparison's observers ({@link #forDbSites}). */
     private static final String DB_SITE = "db-site|";
 
     ObserverStore(KeyValueStore<String, String> observers, KnownAgents.View agents) {
-        this.observers = new WriteBehind<>(observers);
+        this(new WriteBehind<>(observers), agents, "");
+    }
+
+    private ObserverStore(WriteBehind<String> observers, KnownAgents.View agents, String prefix) {
+        this.observers = observers;
         this.agents = agents;
+        this.prefix = prefix;
     }
 
     @Override
     public String observer(String serverAddress) {
-        return observers.get(serverAddress);
+        return observers.get(prefix + serverAddress);
     }
 
     @Override
     public void observe(String serverAddress, String agent) {
-        observers.put(serverAddress, agent);
+        observers.put(prefix + serverAddress, agent);
     }
 
     @Override
@@ -37,33 +44,18 @@ final class ObserverStore implements ObserverState {
     }
 
     /**
-     * The site comparison's own observer state, in the same store under keys {@code db-site|ADDRESS}: the observer
-     * of an app server for its DB records in a database's task is chosen by those records alone, as
-     * {@code siteflow audit} chooses it, whether or not the app server's own audit runs in the same task (it does
-     * when both addresses fall in one partition).
+     * The site comparison's own observer state, in the same store (and the same write-behind, flushed by this one)
+     * under keys {@code db-site|ADDRESS}: the observer of an app server for its DB records in a database's task is
+     * chosen by those records alone, as {@code siteflow audit} chooses it, whether or not the app server's own audit
+     * runs in the same task (it does when both addresses fall in one partition).
      */
     ObserverState forDbSites() {
-        return new ObserverState() {
-            @Override
-            public String observer(String serverAddress) {
-                return observers.get(DB_SITE + serverAddress);
-            }
-
-            @Override
-            public void observe(String serverAddress, String agent) {
-                observers.put(DB_SITE + serverAddress, agent);
-            }
-
-            @Override
-            public boolean heardFrom(String agent) {
-                return agents.known(agent);
-            }
-        };
+        return new ObserverStore(observers, agents, DB_SITE);
     }
 
     /** True when the server's observer last reported more than 0.1% of packets dropped (kernel + interface). */
     boolean dropsAboveLimit(String serverAddress) {
-        return ObserverDrops.aboveLimit(observers.get(serverAddress), agents::heartbeat);
+        return ObserverDrops.aboveLimit(observer(serverAddress), agents::heartbeat);
     }
 
     /** Writes observer changes to their store (the task commits). */

@@ -66,7 +66,7 @@ public final class SeenRuns {
      * @param counter its counter ({@link #counter})
      */
     public boolean firstTime(String id, int dash, long counter, long time) {
-        long n = counter >>> CHUNK_SHIFT;
+        long n = chunkOf(counter);
         // records of one run come in counter order: mostly in the chunk of the record before
         boolean sameChunk = last != null && n == lastN && dash == lastRun.length() && id.startsWith(lastRun);
         String run = null;
@@ -77,15 +77,12 @@ public final class SeenRuns {
             key = run + '|' + n;
             c = chunks.get(key);
             if (c == null) {
-                c = new Chunk(new long[WORDS], time);
+                c = new Chunk(newChunkBits(), time);
             }
         }
-        int bit = (int) (counter & ((1 << CHUNK_SHIFT) - 1));
-        long mask = 1L << bit;
-        if ((c.bits[bit >>> 6] & mask) != 0) {
+        if (!markIn(c.bits, counter)) {
             return false;
         }
-        c.bits[bit >>> 6] |= mask;
         c.newest = Math.max(c.newest, time);
         newest = Math.max(newest, time);
         if (!sameChunk) {
@@ -94,6 +91,27 @@ public final class SeenRuns {
             lastN = n;
             last = c;
         }
+        return true;
+    }
+
+    /** The chunk of 4,096 counters that holds {@code counter}: its number within the run. */
+    public static long chunkOf(long counter) {
+        return counter >>> CHUNK_SHIFT;
+    }
+
+    /** A new chunk's bits, none set. */
+    public static long[] newChunkBits() {
+        return new long[WORDS];
+    }
+
+    /** Sets {@code counter}'s bit in its chunk's {@code bits}; false when it was set already. */
+    public static boolean markIn(long[] bits, long counter) {
+        int bit = (int) (counter & ((1 << CHUNK_SHIFT) - 1));
+        long mask = 1L << bit;
+        if ((bits[bit >>> 6] & mask) != 0) {
+            return false;
+        }
+        bits[bit >>> 6] |= mask;
         return true;
     }
 
