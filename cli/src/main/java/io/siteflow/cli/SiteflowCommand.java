@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
             "whether a server's cross-site bytes go to the database (DB share >= 90%%).", ""},
         subcommands = {DemoCommand.class, CaptureCommand.class, AuditCommand.class, RulesCommand.class,
             SitesCommand.class, ProcessCommand.class, BrokerCommand.class, TopicsCommand.class,
-            WhatIfCommand.class},
+            WhatIfCommand.class, IsolationCommand.class},
         footer = {"", "Run 'siteflow COMMAND --help' for a command's options.",
             "Exit codes: 0 done, 1 failure, 2 input not read whole, 64 wrong usage."})
 public final class SiteflowCommand implements Runnable {

@@ -34,7 +34,8 @@ final class CanonicalForm {
                 .append(' ').append(sorted(s.cidrs().stream().map(Object::toString).toArray(String[]::new)))
                 .append('\n'));
         hosts.stream().sorted(Comparator.comparing(Host::address)).forEach(h -> sb.append("host ")
-                .append(h.address()).append(' ').append(h.name()).append(' ').append(h.role().name()).append('\n'));
+                .append(h.address()).append(' ').append(h.name()).append(' ').append(h.role().name())
+                .append(h.cluster().isEmpty() ? "" : " cluster=" + h.cluster()).append('\n'));
         for (Rule r : rules) {
             sb.append("rule ").append(r.name()).append(' ').append(r.category());
             for (Match m : r.matches()) {

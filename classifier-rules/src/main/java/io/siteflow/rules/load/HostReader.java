@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /** Reads {@code hosts:} and {@code audit:}. Not thread-safe. */
 final class HostReader {
-    private static final List<String> HOST_KEYS = List.of("address", "name", "role");
+    private static final List<String> HOST_KEYS = List.of("address", "name", "role", "cluster");
     private static final List<String> AUDIT_KEYS = List.of("server", "remoteSite");
     private static final List<String> WELL_KNOWN_ROLES = List.of("db", "app-server", "admin", "jms-server",
             "coherence", "frontend");
@@ -38,7 +38,8 @@ final class HostReader {
                 Optional<String> role = role(f.get("role"));
                 Optional<String> name = f.containsKey("name")
                         ? reading.scalar(f.get("name")).map(YamlNode.Scalar::text) : Optional.of("");
-                if (addr.isEmpty() || role.isEmpty() || name.isEmpty()) {
+                Optional<String> cluster = f.containsKey("cluster") ? cluster(f.get("cluster")) : Optional.of("");
+                if (addr.isEmpty() || role.isEmpty() || name.isEmpty() || cluster.isEmpty()) {
                     return;
                 }
                 long[] a = addr.get();
@@ -53,7 +54,7 @@ final class HostReader {
                     reading.error(f.get("address"), text + " is outside every site");
                 }
                 String n = name.get().isEmpty() ? text : name.get();
-                hosts.add(new Host(text, a[0], a[1], n, new Role(role.get()), site));
+                hosts.add(new Host(text, a[0], a[1], n, new Role(role.get()), site, cluster.get()));
             });
         }
         return hosts;
@@ -67,6 +68,16 @@ final class HostReader {
                 reading.error(at, e.getMessage());
                 return Optional.empty();
             }
+        });
+    }
+
+    private Optional<String> cluster(Reading.At at) {
+        return reading.scalar(at).flatMap(s -> {
+            if (RuleReader.NAME.matcher(s.text()).matches()) {
+                return Optional.of(s.text());
+            }
+            reading.error(at, Reading.quote(s.text()) + " is not a cluster name (letters, digits, '.', '_', '-')");
+            return Optional.empty();
         });
     }
 

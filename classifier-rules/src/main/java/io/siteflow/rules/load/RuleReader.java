@@ -93,7 +93,7 @@ final class RuleReader {
         return n;
     }
 
-    private Category category(Reading.At at) {
+    Category category(Reading.At at) {
         String c = reading.scalar(at).map(YamlNode.Scalar::text).orElse("");
         if (!c.isEmpty() && !Category.isName(c)) {
             reading.error(at, Reading.quote(c) + " is not a category (" + Arrays.stream(Category.all())
@@ -102,7 +102,7 @@ final class RuleReader {
         return Category.parse(c.isEmpty() ? "UNKNOWN" : c);
     }
 
-    private ProtoMatch proto(Reading.At at) {
+    ProtoMatch proto(Reading.At at) {
         List<Integer> protos = new ArrayList<>();
         for (Reading.At item : reading.nonEmptyItems(at)) {
             reading.scalar(item).ifPresent(s -> {
@@ -117,7 +117,7 @@ final class RuleReader {
         return new ProtoMatch(protos);
     }
 
-    private PortMatch ports(Reading.At at) {
+    PortMatch ports(Reading.At at) {
         List<PortRange> ranges = new ArrayList<>();
         for (Reading.At item : reading.nonEmptyItems(at)) {
             reading.scalar(item).ifPresent(s -> port(item, s.text()).ifPresent(ranges::add));
@@ -194,7 +194,7 @@ final class RuleReader {
         return new CidrMatch(cidrs);
     }
 
-    private L7Match l7(Reading.At at) {
+    L7Match l7(Reading.At at) {
         List<L7Protocol> protos = new ArrayList<>();
         for (Reading.At item : reading.nonEmptyItems(at)) {
             reading.scalar(item).ifPresent(s -> {

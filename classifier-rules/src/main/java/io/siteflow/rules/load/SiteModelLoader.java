@@ -3,6 +3,7 @@ package io.siteflow.rules.load;
 import io.siteflow.rules.model.AuditSpec;
 import io.siteflow.rules.model.DefaultRules;
 import io.siteflow.rules.model.Host;
+import io.siteflow.rules.model.IsolationPolicy;
 import io.siteflow.rules.model.PeerRoleMatch;
 import io.siteflow.rules.model.Rule;
 import io.siteflow.rules.model.Site;
@@ -30,7 +31,7 @@ public final class SiteModelLoader {
     /** Largest {@code rttLimitMs}, ms: 10 s of RTT is no site link. */
     public static final int MAX_RTT_LIMIT_MS = 10_000;
     static final List<String> TOP_KEYS = List.of("threshold", "minCrossBytes", "dbCallBudget", "rttLimitMs",
-            "defaults", "sites", "hosts", "rules", "audit");
+            "defaults", "sites", "hosts", "rules", "audit", "isolation");
 
     private SiteModelLoader() {
     }
@@ -82,6 +83,8 @@ public final class SiteModelLoader {
         List<RuleReader.ReadRule> userRules = opt(f, "rules")
                 .map(a -> new RuleReader(reading, siteNames, false).read(a)).orElse(List.of());
         List<AuditSpec> audit = opt(f, "audit").map(a -> hostReader.audit(a, hosts)).orElse(List.of());
+        Optional<IsolationPolicy> isolation = opt(f, "isolation")
+                .flatMap(a -> new IsolationReader(reading, sites, hosts).read(a));
         List<Rule> rules = effectiveRules(reading, userRules, defaults);
         ShadowCheck.check(userRules, reading);
         checkRolesExist(reading, userRules, hosts);
@@ -95,9 +98,9 @@ public final class SiteModelLoader {
         String version = CanonicalForm.version(CanonicalForm.text(threshold, minCross, defaults, sites, hosts, rules,
                 audit) + budget.map(b -> "dbCallBudget networkShare " + b.stripTrailingZeros().toPlainString() + "\n")
                 .orElse("") + rttLimit.map(ms -> "rttLimitMs " + ms.stripTrailingZeros().toPlainString() + "\n")
-                .orElse(""));
+                .orElse("") + isolation.map(p -> "isolation " + p.version() + "\n").orElse(""));
         return new LoadResult(Optional.of(new SiteModel(threshold, minCross, defaults, sites, hosts, rules, audit,
-                version, budget, rttLimit)), all);
+                version, budget, rttLimit, isolation)), all);
     }
 
     /** False, after reporting the first, when a line is longer than {@link #MAX_LINE_CHARS}. */

@@ -12,13 +12,20 @@ import java.util.Objects;
  * @param name    display name (the address when the model gives none)
  * @param role    its role
  * @param site    the site whose networks hold the address (longest prefix)
+ * @param cluster the WebLogic cluster it belongs to ({@code cluster:}), empty when none
  */
-public record Host(String address, long hi, long lo, String name, Role role, Site site) {
+public record Host(String address, long hi, long lo, String name, Role role, Site site, String cluster) {
     public Host {
         Objects.requireNonNull(address, "address");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(role, "role");
         Objects.requireNonNull(site, "site");
+        Objects.requireNonNull(cluster, "cluster");
+    }
+
+    /** A host of no cluster. */
+    public Host(String address, long hi, long lo, String name, Role role, Site site) {
+        this(address, hi, lo, name, role, site, "");
     }
 
     @Override

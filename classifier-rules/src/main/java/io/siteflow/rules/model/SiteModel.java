@@ -22,10 +22,12 @@ import java.util.Optional;
  *                      cost (0..1) before a verdict raises a {@code DB_CALLS} alert; empty when not set
  * @param rttLimitMs    {@code rttLimitMs}: the site model's own RTT limit, ms (0 < it <= 10 000, at most 3 decimal
  *                      places); empty when not set. {@link #rttLimit()} is the limit in force
+ * @param isolation     the {@code isolation:} block, empty when the model has none
  */
 public record SiteModel(BigDecimal threshold, long minCrossBytes, DefaultRules defaults, List<Site> sites,
                         List<Host> hosts, List<Rule> rules, List<AuditSpec> audit, String version,
-                        Optional<BigDecimal> dbCallBudget, Optional<BigDecimal> rttLimitMs) {
+                        Optional<BigDecimal> dbCallBudget, Optional<BigDecimal> rttLimitMs,
+                        Optional<IsolationPolicy> isolation) {
     public static final BigDecimal DEFAULT_THRESHOLD = new BigDecimal("0.90");
     public static final long DEFAULT_MIN_CROSS_BYTES = 1_000_000L;
 
@@ -35,10 +37,19 @@ public record SiteModel(BigDecimal threshold, long minCrossBytes, DefaultRules d
         Objects.requireNonNull(version, "version");
         Objects.requireNonNull(dbCallBudget, "dbCallBudget");
         Objects.requireNonNull(rttLimitMs, "rttLimitMs");
+        Objects.requireNonNull(isolation, "isolation");
         sites = List.copyOf(sites);
         hosts = List.copyOf(hosts);
         rules = List.copyOf(rules);
         audit = List.copyOf(audit);
+    }
+
+    /** A site model without an isolation policy. */
+    public SiteModel(BigDecimal threshold, long minCrossBytes, DefaultRules defaults, List<Site> sites,
+                     List<Host> hosts, List<Rule> rules, List<AuditSpec> audit, String version,
+                     Optional<BigDecimal> dbCallBudget, Optional<BigDecimal> rttLimitMs) {
+        this(threshold, minCrossBytes, defaults, sites, hosts, rules, audit, version, dbCallBudget, rttLimitMs,
+                Optional.empty());
     }
 
     /** A site model without a DB call budget or RTT limit of its own. */

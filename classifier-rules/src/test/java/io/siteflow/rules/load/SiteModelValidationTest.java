@@ -187,7 +187,7 @@ class SiteModelValidationTest {
         assertThatThrownBy(r::orThrow).isInstanceOf(SiteModelException.class).hasMessage(
                 "sites.yaml:1:12: threshold: \"2\" is not a share (0..1)\n"
                         + "sites.yaml:3:1: bogus: unknown key (expected one of: threshold, minCrossBytes, dbCallBudget, "
-                        + "rttLimitMs, defaults, sites, hosts, rules, audit)");
+                        + "rttLimitMs, defaults, sites, hosts, rules, audit, isolation)");
     }
 
     @Test
