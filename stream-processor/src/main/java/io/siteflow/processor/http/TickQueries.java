@@ -110,6 +110,11 @@ final class TickQueries implements SiteflowQueries {
     }
 
     @Override
+    public Optional<io.siteflow.rules.isolation.IsolationInputs> isolation(long fromMs, long toMs) {
+        return q.isolation(fromMs, toMs); // a period asked for, not one per tick
+    }
+
+    @Override
     public boolean ready() {
         return q.ready();
     }

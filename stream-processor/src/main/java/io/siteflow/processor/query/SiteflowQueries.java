@@ -72,6 +72,15 @@ public interface SiteflowQueries {
      */
     SitePairRtts sitePairRtts();
 
+    /**
+     * The isolation inputs of [fromMs, toMs): every decided edge, the observers that were silent or dropping, the
+     * handshake RTTs per address and peer site (docs/API.md, "Isolation"); empty when the model in force has no
+     * isolation policy.
+     *
+     * @throws OwnersMovingException when some edge's owner is moving or cannot answer
+     */
+    java.util.Optional<io.siteflow.rules.isolation.IsolationInputs> isolation(long fromMs, long toMs);
+
     /** True when the processor is ready to answer (Kafka Streams RUNNING). */
     boolean ready();
 

@@ -185,6 +185,12 @@ public final class StreamsQueries implements SiteflowQueries {
         return out;
     }
 
+    /** Being built (issue 25): the isolation stage's stores are not there yet. */
+    @Override
+    public Optional<io.siteflow.rules.isolation.IsolationInputs> isolation(long fromMs, long toMs) {
+        return Optional.empty();
+    }
+
     /**
      * The site-pair RTT of the audited pairs' cumulative aggregates, read where each server's task runs.
      *

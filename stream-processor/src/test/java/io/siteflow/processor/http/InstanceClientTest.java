@@ -266,6 +266,11 @@ class InstanceClientTest {
                 return fixture.sitePairRtts();
             }
 
+            @Override
+            public java.util.Optional<io.siteflow.rules.isolation.IsolationInputs> isolation(long fromMs, long toMs) {
+                return fixture.isolation(fromMs, toMs);
+            }
+
             public boolean ready() {
                 return true;
             }

@@ -112,6 +112,19 @@ public final class StaticQueries implements SiteflowQueries {
         return sitePairRtts;
     }
 
+    private volatile java.util.Optional<io.siteflow.rules.isolation.IsolationInputs> isolation = java.util.Optional.empty();
+
+    @Override
+    public java.util.Optional<io.siteflow.rules.isolation.IsolationInputs> isolation(long fromMs, long toMs) {
+        return isolation;
+    }
+
+    /** Sets what {@link #isolation} answers (whatever the period). @return this */
+    public StaticQueries withIsolation(io.siteflow.rules.isolation.IsolationInputs inputs) {
+        isolation = java.util.Optional.of(inputs);
+        return this;
+    }
+
     /** Sets what {@link #sitePairRtts()} answers. @return this */
     public StaticQueries withSitePairRtts(io.siteflow.rules.verdict.SitePairRtts rtts) {
         sitePairRtts = rtts;
