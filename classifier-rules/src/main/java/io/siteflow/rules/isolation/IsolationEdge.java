@@ -19,6 +19,9 @@ import java.util.Optional;
  * @param server       the responder's address
  * @param serverPort   the responder's port (0 for a protocol without ports)
  * @param proto        IANA protocol number
+ * @param observer     the agent whose records the edge counts: the first agent a record of the edge came from
+ *                     (records of the same edge from other agents are not added, so a flow seen by a host agent and
+ *                     an edge agent counts once)
  * @param decision     the policy's decision on the edge's first record
  * @param rule         the rule that decided it, empty for UNLISTED
  * @param violates     whether that decision is a violation
@@ -35,13 +38,15 @@ import java.util.Optional;
  * @param lastSeenMs   epoch ms of the last packet
  * @param nearestAllow for a violation, the allow rule it came closest to
  */
-public record IsolationEdge(String client, String server, int serverPort, int proto, Decision decision, String rule,
+public record IsolationEdge(String client, String server, int serverPort, int proto, String observer,
+                            Decision decision, String rule,
                             boolean violates, Category category, String l7, List<String> fromGroups,
                             List<String> toGroups, String clientSite, String serverSite, long bytes, long packets,
                             long flows, long firstSeenMs, long lastSeenMs, Optional<NearestAllow> nearestAllow) {
     public IsolationEdge {
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(server, "server");
+        Objects.requireNonNull(observer, "observer");
         Objects.requireNonNull(decision, "decision");
         Objects.requireNonNull(rule, "rule");
         Objects.requireNonNull(category, "category");
@@ -63,7 +68,7 @@ public record IsolationEdge(String client, String server, int serverPort, int pr
      */
     public static IsolationEdge of(FlowRecord r, Classification c, IsolationDecision d, IsolationEvaluator e) {
         io.siteflow.rules.model.Flow f = io.siteflow.rules.classify.Classifier.flowOf(r);
-        return new IsolationEdge(r.src(), r.dst(), r.dstPort(), r.proto(), d.decision(), d.rule(), d.violates(),
+        return new IsolationEdge(r.src(), r.dst(), r.dstPort(), r.proto(), r.agent(), d.decision(), d.rule(), d.violates(),
                 c.category(), r.l7Protocol().wireName(), named(e.groupNames(d.fromGroups())),
                 named(e.groupNames(d.toGroups())), c.srcSite().name(), c.dstSite().name(), r.totalBytes(),
                 r.totalPackets(), r.isFinal() ? 1 : 0, r.start(), r.end(),
@@ -90,7 +95,7 @@ public record IsolationEdge(String client, String server, int serverPort, int pr
         if (!key().equals(later.key())) {
             throw new IllegalArgumentException("edges differ: " + key() + " and " + later.key());
         }
-        return new IsolationEdge(client, server, serverPort, proto, decision, rule, violates, category, l7, fromGroups,
+        return new IsolationEdge(client, server, serverPort, proto, observer, decision, rule, violates, category, l7, fromGroups,
                 toGroups, clientSite, serverSite, bytes + later.bytes, packets + later.packets, flows + later.flows,
                 Math.min(firstSeenMs, later.firstSeenMs), Math.max(lastSeenMs, later.lastSeenMs), nearestAllow);
     }
