@@ -28,6 +28,9 @@ import java.util.Optional;
 public final class IsolationEvaluator {
     private static final long ANY_BIT = 1L;
     private static final long UNLISTED_BIT = 2L;
+    /** The policy of a model without an {@code isolation:} block, for proposals. */
+    private static final IsolationPolicy EMPTY = new IsolationPolicy(IsolationPolicy.Scope.CROSS_SITE,
+            IsolationPolicy.DefaultAction.DENY, List.of(), List.of(), List.of(), "none");
 
     private final Classifier classifier;
     private final IsolationPolicy policy;
@@ -62,9 +65,13 @@ public final class IsolationEvaluator {
      * @throws IllegalArgumentException when the model has no isolation policy
      */
     public IsolationEvaluator(Classifier classifier) {
+        this(classifier, classifier.model().isolation()
+                .orElseThrow(() -> new IllegalArgumentException("the site model has no isolation policy")));
+    }
+
+    private IsolationEvaluator(Classifier classifier, IsolationPolicy policy) {
         this.classifier = Objects.requireNonNull(classifier, "classifier");
-        this.policy = classifier.model().isolation()
-                .orElseThrow(() -> new IllegalArgumentException("the site model has no isolation policy"));
+        this.policy = policy;
         groups = policy.groups().toArray(new IsolationGroup[0]);
         groupNames = new String[groups.length + 2];
         groupNames[0] = IsolationPolicy.ANY;
@@ -74,6 +81,15 @@ public final class IsolationEvaluator {
         }
         deny = policy.deny().stream().map(this::compile).toArray(CompiledRule[]::new);
         allow = policy.allow().stream().map(this::compile).toArray(CompiledRule[]::new);
+    }
+
+    /**
+     * The evaluator of the model's policy, or, when the model has none, of an empty policy (cross-site, default
+     * deny, no group, no rule: every cross-site flow UNLISTED) — what a proposal is made from.
+     */
+    public static IsolationEvaluator orEmpty(Classifier classifier) {
+        return classifier.model().isolation().isPresent() ? new IsolationEvaluator(classifier)
+                : new IsolationEvaluator(classifier, EMPTY);
     }
 
     /** The evaluator of the model's policy, empty when the model has none. */

@@ -73,7 +73,7 @@ public interface SiteflowQueries {
     SitePairRtts sitePairRtts();
 
     /**
-     * The isolation inputs of [fromMs, toMs): every decided edge, the observers that were silent or dropping, the
+     * The isolation inputs of [fromMs, toMs), with the evaluator of the model in force: every decided edge, the observers that were silent or dropping, the
      * handshake RTTs per address and peer site (docs/API.md, "Isolation"); empty when the model in force has no
      * isolation policy.
      *
