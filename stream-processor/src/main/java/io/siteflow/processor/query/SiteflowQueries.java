@@ -74,8 +74,10 @@ public interface SiteflowQueries {
 
     /**
      * The isolation inputs of [fromMs, toMs), with the evaluator of the model in force: every decided edge, the observers that were silent or dropping, the
-     * handshake RTTs per address and peer site (docs/API.md, "Isolation"); empty when the model in force has no
-     * isolation policy.
+     * handshake RTTs per address and peer site (docs/API.md, "Isolation"); empty before a site model is in force. A
+     * model without an {@code isolation:} block decides against the empty policy
+     * ({@link io.siteflow.rules.isolation.IsolationEvaluator#orEmpty}: every cross-site edge UNLISTED), which is what
+     * a proposal is made from.
      *
      * @throws OwnersMovingException when some edge's owner is moving or cannot answer
      */
