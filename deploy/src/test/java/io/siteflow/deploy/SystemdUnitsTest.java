@@ -136,6 +136,16 @@ class SystemdUnitsTest {
 
     @ParameterizedTest
     @MethodSource("units")
+    void theLaunchersClassDataArchiveGoesToACacheDirectorySystemdMakesWritable(String name) {
+        SystemdUnit u = unit(name);
+
+        assertThat(u.environment("wls3")).containsEntry("SITEFLOW_CDS_DIR", "/var/cache/siteflow/cds");
+        assertThat(u.value("Service", "CacheDirectory")).isEqualTo("siteflow/cds");
+        assertThat(u.value("Service", "ProtectSystem")).isEqualTo("strict"); // why /opt/siteflow/cds would not do
+    }
+
+    @ParameterizedTest
+    @MethodSource("units")
     void everyDirectoryTheCommandWritesIsAStateDirectory(String name) {
         SystemdUnit u = unit(name);
         List<String> stateDirs = Stream.of(u.value("Service", "StateDirectory").split(" "))
