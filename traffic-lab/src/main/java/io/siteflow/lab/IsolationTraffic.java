@@ -20,8 +20,9 @@ import java.util.Random;
  *
  * <p>{@link #start} opens the SSH-like connection and exchanges its first packets before it returns, so a capture
  * started afterwards sees a connection already running (no handshake: the agent's initiator rule for such flows
- * applies). {@link #run} then runs every conversation, one after the other, and closes every connection, the
- * SSH-like one included. Needs root (the lab). Not thread-safe.
+ * applies). {@link #run} then runs every conversation, one after the other, and ends every connection, the
+ * SSH-like one included, the orderly way: FIN, the server's FIN read, close; so when it returns every packet but the
+ * last ACKs has crossed the router. Needs root (the lab). Not thread-safe.
  */
 public final class IsolationTraffic implements AutoCloseable {
     /** An address in region 2 that the lab's site model lists in no {@code hosts} entry. */
@@ -112,12 +113,13 @@ public final class IsolationTraffic implements AutoCloseable {
         for (int i = 0; i < rounds; i++) {
             sshExchange();
         }
-        ssh.close();
+        ssh.finish();
         for (Conversation c : List.of(Conversation.ALLOWED_DB, Conversation.UNLISTED_TO_DB)) {
             try (ClientSession db = ClientSession.open(region2, c.client(), LabService.TNS, random)) {
                 for (int i = 0; i < rounds; i++) {
                     db.exchange(200 + random.nextInt(400), 1_000 + random.nextInt(4_000));
                 }
+                db.finish();
             }
         }
         try (ClientSession jms = ClientSession.open(region2, Conversation.JMS_ACROSS.client(), LabService.JMS_WLS1,
@@ -125,6 +127,7 @@ public final class IsolationTraffic implements AutoCloseable {
             for (int i = 0; i < rounds; i++) {
                 jms.exchange(300 + random.nextInt(700), 200 + random.nextInt(800));
             }
+            jms.finish();
         }
         try (Connection t3 = connect(Conversation.T3_ON_DB_PORT)) {
             t3.send(T3Payloads.CLIENT_HELLO);
@@ -135,6 +138,7 @@ public final class IsolationTraffic implements AutoCloseable {
                         T3Payloads.MIN_MESSAGE + random.nextInt(600)));
                 Wire.skip(t3.in, Wire.readInt(t3.in) - 4L);
             }
+            t3.finish();
         }
     }
 
@@ -191,6 +195,15 @@ public final class IsolationTraffic implements AutoCloseable {
         void send(byte[] bytes) throws IOException {
             out.write(bytes);
             out.flush();
+        }
+
+        /** As {@link ClientSession#finish}: FIN, the server's FIN read, closed. */
+        void finish() throws IOException {
+            socket.shutdownOutput();
+            if (in.read() >= 0) {
+                throw new IOException(socket.getRemoteSocketAddress() + ": the server sent data after the last answer");
+            }
+            close();
         }
 
         @Override
