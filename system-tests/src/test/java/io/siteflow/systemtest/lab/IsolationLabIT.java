@@ -1,10 +1,15 @@
 package io.siteflow.systemtest.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.siteflow.agent.app.AgentRunner;
 import io.siteflow.agent.config.CaptureOptions;
+import io.siteflow.cli.CommandRun;
 import io.siteflow.lab.IsolationTraffic;
 import io.siteflow.lab.IsolationTraffic.Conversation;
 import io.siteflow.lab.LabPrerequisites;
@@ -15,10 +20,13 @@ import io.siteflow.lab.TrafficLab;
 import io.siteflow.lab.TsharkConversations;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
-import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.isolation.IsolationEdge;
 import io.siteflow.rules.isolation.IsolationEvaluator;
+import io.siteflow.rules.isolation.IsolationInputs;
+import io.siteflow.rules.isolation.IsolationInputsBuilder;
+import io.siteflow.rules.isolation.IsolationJson;
+import io.siteflow.rules.isolation.IsolationReport;
 import io.siteflow.rules.isolation.NearestAllow;
 import io.siteflow.rules.load.SiteModelLoader;
 import java.io.InputStream;
@@ -36,6 +44,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -58,6 +67,7 @@ class IsolationLabIT {
     private static final int ETHERNET_HEADER = 14;
     private static final int LINKTYPE_ETHERNET = 1;
     private static final int TCP = 6;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path dir;
@@ -115,7 +125,12 @@ class IsolationLabIT {
         for (String line : Files.readAllLines(json)) {
             records.add(FlowRecordJson.parse(line));
         }
-        Map<String, IsolationEdge> edges = decide(records, sites);
+        IsolationInputs inputs = decide(records, sites);
+        Map<String, IsolationEdge> edges = inputs.edges().stream()
+                .collect(Collectors.toMap(IsolationEdge::key, e -> e, (a, b) -> {
+                    throw new AssertionError("allowed and violating records on one edge: " + a + ", " + b);
+                }, TreeMap::new));
+        IsolationReport report = IsolationReport.of(inputs);
         List<TsharkConversations.Conversation> tshark = TsharkConversations.tcp(pcap, convLua);
 
         // every packet tcpdump wrote is in a tshark conversation of the lab's five, and the agent received them all
@@ -142,6 +157,15 @@ class IsolationLabIT {
         assertThat(nearest(edges, Conversation.SSH_RUNNING)).isEqualTo(List.of("to: 10.1.0.5 (no group) not in [db]",
                 "categories: UNKNOWN not in [DB]", "ports: 22 not in [1521]", "l7: none detected not in [oracle-tns]"));
 
+        // the group pairs: app reached app (JMS) and db (T3), unlisted reached db; the SSH edge's server is in no group
+        assertThat(report.pairs().stream().map(p -> p.from() + ">" + p.to() + " " + p.state() + " " + p.violatingBytes()))
+                .containsExactly("unlisted>unlisted ISOLATED 0", "unlisted>app ISOLATED 0",
+                        "unlisted>db NOT_ISOLATED " + edge(edges, Conversation.UNLISTED_TO_DB).bytes(),
+                        "app>unlisted ISOLATED 0",
+                        "app>app NOT_ISOLATED " + edge(edges, Conversation.JMS_ACROSS).bytes(),
+                        "app>db NOT_ISOLATED " + edge(edges, Conversation.T3_ON_DB_PORT).bytes(),
+                        "db>unlisted ISOLATED 0", "db>app ISOLATED 0", "db>db ISOLATED 0");
+
         // the SSH-like connection ran before the capture: no handshake seen, its client named by the agent's rule for
         // such flows (the end on the ephemeral port; the other is on a known service port), so wls3 → admin1:22
         List<FlowRecord> ssh = records.stream().filter(r -> r.dstPort() == IsolationTraffic.SSH_PORT
@@ -165,24 +189,43 @@ class IsolationLabIT {
             System.out.printf("IsolationLabIT %s %s: %d packets, %d IP bytes (tshark: %d frames, %d wire bytes)%n",
                     c, e.key(), e.packets(), e.bytes(), frames, wire);
         }
+
+        // `siteflow isolation check` of tcpdump's file, end to end: exit 3 and the JSON report of the live agent's
+        // records, times aside (the agent's capture and tcpdump's stamp each packet apart, microseconds apart)
+        CommandRun check = CommandRun.of("isolation", "check", pcap.toString(), "--sites", sites.toString(),
+                "--format", "json", "--agent", "region2-edge");
+        assertThat(check.exitCode()).as(check.err()).isEqualTo(3);
+        JsonNode offline = JSON.readTree(check.out());
+        JsonNode live = JSON.readTree(IsolationJson.write(report));
+        assertThat(offline.path("violations")).hasSize(4);
+        assertThat(withoutTimes(offline)).isEqualTo(withoutTimes(live));
+        for (int i = 0; i < 4; i++) {
+            for (String time : List.of("firstSeenMs", "lastSeenMs")) {
+                assertThat(offline.path("violations").get(i).path(time).asLong()).as("%d %s", i, time)
+                        .isCloseTo(live.path("violations").get(i).path(time).asLong(), within(1L));
+            }
+        }
+    }
+
+    /** A report without its period and its violations' first and last seen. */
+    private static JsonNode withoutTimes(JsonNode report) {
+        ObjectNode copy = report.deepCopy();
+        copy.remove(List.of("from", "to"));
+        copy.path("violations").forEach(v -> ((ObjectNode) v).remove(List.of("firstSeenMs", "lastSeenMs")));
+        return copy;
     }
 
     /**
-     * The records decided as the check does: classified once, decided by the site model's policy, and summed per edge
-     * ({@link IsolationEdge#plus}).
+     * The agent's records decided as {@code siteflow isolation check} decides a capture's ({@link IsolationInputsBuilder}:
+     * classified once, decided by the site model's policy, summed per edge), over the records' period.
      */
-    private static Map<String, IsolationEdge> decide(List<FlowRecord> records, Path sites) throws Exception {
-        Classifier classifier = new Classifier(SiteModelLoader.load(sites).orThrow());
-        IsolationEvaluator evaluator = new IsolationEvaluator(classifier);
-        Map<String, IsolationEdge> edges = new TreeMap<>();
-        for (FlowRecord r : records) {
-            Classification c = classifier.classify(r);
-            evaluator.decide(Classifier.flowOf(r), c).ifPresent(d -> {
-                IsolationEdge e = IsolationEdge.of(r, c, d, evaluator);
-                edges.merge(e.key(), e, IsolationEdge::plus);
-            });
-        }
-        return edges;
+    private static IsolationInputs decide(List<FlowRecord> records, Path sites) throws Exception {
+        IsolationInputsBuilder builder = new IsolationInputsBuilder(
+                new IsolationEvaluator(new Classifier(SiteModelLoader.load(sites).orThrow())));
+        records.forEach(builder::add);
+        long from = records.stream().mapToLong(FlowRecord::start).min().orElse(0);
+        long to = records.stream().mapToLong(r -> r.end() + 1).max().orElse(0);
+        return builder.build(from, to, List.of());
     }
 
     private static IsolationEdge edge(Map<String, IsolationEdge> edges, Conversation c) {
