@@ -58,8 +58,11 @@ import org.junit.jupiter.api.io.TempDir;
  * entry names, and an SSH-like connection from wls3 to admin1 opened before the capture began; plus TNS from wls3 to
  * the database, which may cross. The agent captures live on the router's region-2 interface ({@code siteflow capture
  * -i rt-r2 -F 10.1.0.0/16 --json}) while tcpdump writes a pcap of the same interface. The agent's records decided
- * with the site model give exactly the four violating edges, and every edge's packets and IP bytes are tshark's
- * count of the same edge in tcpdump's file (conversations read as {@link TsharkConversations} reads them).
+ * with the site model as {@code siteflow isolation check} decides give exactly the four violating edges (decision,
+ * rule, category, L7, groups, the nearest allow rule's failed conditions) and the allowed one, the group pairs they
+ * make NOT_ISOLATED, and every edge's packets and IP bytes are tshark's count of the same edge in tcpdump's file
+ * ({@link TsharkConversations}); {@code siteflow isolation check --format json} of that file exits 3 with the same
+ * report. About half a second of traffic; the whole test takes 5-10 s.
  */
 class IsolationLabIT {
     private static final int ROUNDS = 20;
@@ -68,6 +71,7 @@ class IsolationLabIT {
     private static final int LINKTYPE_ETHERNET = 1;
     private static final int TCP = 6;
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String AGENT = "region2-edge";
 
     @TempDir
     Path dir;
@@ -78,8 +82,34 @@ class IsolationLabIT {
         Path sites = resource("/lab/isolation-sites.yaml", dir.resolve("sites.yaml"));
         Path convLua = Path.of(System.getProperty("siteflow.corpus", "../shared/corpus"), "truth", "conv.lua");
         assertThat(convLua).as("the corpus's tshark counting script").isRegularFile();
-        Path json = dir.resolve("flows.jsonl");
         Path pcap = dir.resolve("lab.pcap");
+
+        LiveCapture live = captureTheLab(pcap);
+        IsolationInputs inputs = decide(live.records(), sites);
+        Map<String, IsolationEdge> edges = inputs.edges().stream()
+                .collect(Collectors.toMap(IsolationEdge::key, e -> e, (a, b) -> {
+                    throw new AssertionError("allowed and violating records on one edge: " + a + ", " + b);
+                }, TreeMap::new));
+        IsolationReport report = IsolationReport.of(inputs);
+
+        assertExactlyTheInjectedEdgesViolate(edges);
+        assertTheGroupPairs(report, edges);
+        assertTheSshFlowWasSeenWithoutItsHandshake(live.records());
+        assertTsharksCounts(edges, TsharkConversations.tcp(pcap, convLua), live.received());
+        assertTheCheckOfTcpdumpsFileGivesTheSameReport(pcap, sites, report);
+    }
+
+    /** What the agent wrote and received while tcpdump wrote {@code pcap}. */
+    private record LiveCapture(List<FlowRecord> records, long received) {
+    }
+
+    /**
+     * The lab with {@link IsolationTraffic}: the agent ({@code -i rt-r2 -F 10.1.0.0/16 --json}) and tcpdump on the
+     * router's region-2 interface, started after the SSH-like connection was opened; stopped once every connection has
+     * ended and both hold the same packets. Skips (as the other lab ITs) when tcpdump dropped packets.
+     */
+    private LiveCapture captureTheLab(Path pcap) throws Exception {
+        Path json = dir.resolve("flows.jsonl");
         StringWriter agentErr = new StringWriter();
         ExecutorService pool = Executors.newSingleThreadExecutor();
         long tcpdumpDrops;
@@ -88,7 +118,7 @@ class IsolationLabIT {
                 TrafficLab.DEFAULT_DELAY_NANOS);
                 IsolationTraffic traffic = IsolationTraffic.start(lab, 25)) {
             AgentRunner agent = new AgentRunner(CaptureOptions.builder().iface(lab.agentInterface())
-                    .remoteCidr(LabTopology.CIDR_R1).agent("region2-edge").json(json.toString())
+                    .remoteCidr(LabTopology.CIDR_R1).agent(AGENT).json(json.toString())
                     .spoolDir(dir.resolve("spool")).spoolMaxMb(1).build(),
                     new PrintWriter(new StringWriter(), true), new PrintWriter(agentErr, true));
             Future<Integer> capturing = pool.submit(() -> Netns.call(lab.routerNamespace(), agent::run));
@@ -120,35 +150,25 @@ class IsolationLabIT {
         Assumptions.assumeTrue(tcpdumpDrops == 0, "tcpdump dropped " + tcpdumpDrops + " packets");
         assertThat(agentErr.toString()).contains(" 0 dropped by kernel");
         assertThat(linkType(pcap)).isEqualTo(LINKTYPE_ETHERNET);
-
         List<FlowRecord> records = new ArrayList<>();
         for (String line : Files.readAllLines(json)) {
             records.add(FlowRecordJson.parse(line));
         }
-        IsolationInputs inputs = decide(records, sites);
-        Map<String, IsolationEdge> edges = inputs.edges().stream()
-                .collect(Collectors.toMap(IsolationEdge::key, e -> e, (a, b) -> {
-                    throw new AssertionError("allowed and violating records on one edge: " + a + ", " + b);
-                }, TreeMap::new));
-        IsolationReport report = IsolationReport.of(inputs);
-        List<TsharkConversations.Conversation> tshark = TsharkConversations.tcp(pcap, convLua);
+        return new LiveCapture(records, received);
+    }
 
-        // every packet tcpdump wrote is in a tshark conversation of the lab's five, and the agent received them all
-        assertThat(tshark).hasSize(Conversation.values().length);
-        assertThat(tshark.stream().mapToLong(TsharkConversations.Conversation::frames).sum()).isEqualTo(received);
-
-        // exactly the four injected edges violate, with the decision and rule the policy gives them
+    /** The four injected edges, with their decision, rule and the evidence an auditor reads; the DB edge allowed. */
+    private static void assertExactlyTheInjectedEdgesViolate(Map<String, IsolationEdge> edges) {
         assertThat(edges.values().stream().filter(IsolationEdge::violates).map(IsolationLabIT::verdict))
                 .containsExactlyInAnyOrder(
                         "10.2.0.20 > 10.1.0.20:8011/6 DENIED no-jms-across JMS t3-jms [app] > [app]",
                         "10.2.0.21 > 10.1.0.10:1521/6 UNLISTED - DB t3 [app] > [db]",
                         "10.2.0.99 > 10.1.0.10:1521/6 UNLISTED - DB oracle-tns [unlisted] > [db]",
                         "10.2.0.20 > 10.1.0.5:22/6 UNLISTED - UNKNOWN unknown [app] > []");
-        // and the DB traffic that may cross is allowed: nothing else crossed
+        // the DB traffic that may cross is allowed; nothing else crossed
         assertThat(edges.values().stream().filter(e -> !e.violates()).map(IsolationLabIT::verdict))
                 .containsExactly("10.2.0.20 > 10.1.0.10:1521/6 ALLOWED app-db DB oracle-tns [app] > [db]");
-
-        // the evidence an auditor reads: the nearest allow rule and the conditions each violation failed
+        // the nearest allow rule's conditions each violation failed: T3 on 1521 fails app-db only by its L7
         assertThat(nearest(edges, Conversation.T3_ON_DB_PORT)).isEqualTo(List.of("l7: t3 not in [oracle-tns]"));
         assertThat(nearest(edges, Conversation.UNLISTED_TO_DB))
                 .isEqualTo(List.of("from: 10.2.0.99 (unlisted) not in [app]"));
@@ -156,8 +176,10 @@ class IsolationLabIT {
                 "categories: JMS not in [DB]", "ports: 8011 not in [1521]", "l7: t3-jms not in [oracle-tns]"));
         assertThat(nearest(edges, Conversation.SSH_RUNNING)).isEqualTo(List.of("to: 10.1.0.5 (no group) not in [db]",
                 "categories: UNKNOWN not in [DB]", "ports: 22 not in [1521]", "l7: none detected not in [oracle-tns]"));
+    }
 
-        // the group pairs: app reached app (JMS) and db (T3), unlisted reached db; the SSH edge's server is in no group
+    /** app reached app (JMS) and db (T3), unlisted reached db; the SSH edge's server is in no group. */
+    private static void assertTheGroupPairs(IsolationReport report, Map<String, IsolationEdge> edges) {
         assertThat(report.pairs().stream().map(p -> p.from() + ">" + p.to() + " " + p.state() + " " + p.violatingBytes()))
                 .containsExactly("unlisted>unlisted ISOLATED 0", "unlisted>app ISOLATED 0",
                         "unlisted>db NOT_ISOLATED " + edge(edges, Conversation.UNLISTED_TO_DB).bytes(),
@@ -165,9 +187,13 @@ class IsolationLabIT {
                         "app>app NOT_ISOLATED " + edge(edges, Conversation.JMS_ACROSS).bytes(),
                         "app>db NOT_ISOLATED " + edge(edges, Conversation.T3_ON_DB_PORT).bytes(),
                         "db>unlisted ISOLATED 0", "db>app ISOLATED 0", "db>db ISOLATED 0");
+    }
 
-        // the SSH-like connection ran before the capture: no handshake seen, its client named by the agent's rule for
-        // such flows (the end on the ephemeral port; the other is on a known service port), so wls3 → admin1:22
+    /**
+     * The SSH-like connection ran before the capture: no SYN, no handshake RTT; its client is the one the agent's rule
+     * for such flows names (the end on the ephemeral port, the other being on a known service port): wls3.
+     */
+    private static void assertTheSshFlowWasSeenWithoutItsHandshake(List<FlowRecord> records) {
         List<FlowRecord> ssh = records.stream().filter(r -> r.dstPort() == IsolationTraffic.SSH_PORT
                 || r.srcPort() == IsolationTraffic.SSH_PORT).toList();
         assertThat(ssh).isNotEmpty().allSatisfy(r -> {
@@ -175,8 +201,16 @@ class IsolationLabIT {
             assertThat((r.tcpFlags() | r.rtcpFlags()) & 0x02).as("SYN").isZero();
             assertThat(r.src()).isEqualTo(Conversation.SSH_RUNNING.client().address());
         });
+    }
 
-        // each edge's packets and IP bytes, both directions, are tshark's count of the same edge in tcpdump's file
+    /**
+     * Every frame tcpdump wrote is in one of tshark's five TCP conversations, and the agent received them all; each
+     * edge's packets and IP bytes (both directions) are tshark's count of the same edge.
+     */
+    private static void assertTsharksCounts(Map<String, IsolationEdge> edges,
+                                            List<TsharkConversations.Conversation> tshark, long received) {
+        assertThat(tshark).hasSize(Conversation.values().length);
+        assertThat(tshark.stream().mapToLong(TsharkConversations.Conversation::frames).sum()).isEqualTo(received);
         for (Conversation c : Conversation.values()) {
             IsolationEdge e = edge(edges, c);
             List<TsharkConversations.Conversation> same = tshark.stream()
@@ -189,11 +223,16 @@ class IsolationLabIT {
             System.out.printf("IsolationLabIT %s %s: %d packets, %d IP bytes (tshark: %d frames, %d wire bytes)%n",
                     c, e.key(), e.packets(), e.bytes(), frames, wire);
         }
+    }
 
-        // `siteflow isolation check` of tcpdump's file, end to end: exit 3 and the JSON report of the live agent's
-        // records, times aside (the agent's capture and tcpdump's stamp each packet apart, microseconds apart)
+    /**
+     * {@code siteflow isolation check} of tcpdump's file, end to end: exit 3 and the JSON report of the live agent's
+     * records, times aside (the agent's capture and tcpdump's stamp each packet apart, microseconds apart).
+     */
+    private static void assertTheCheckOfTcpdumpsFileGivesTheSameReport(Path pcap, Path sites, IsolationReport report)
+            throws Exception {
         CommandRun check = CommandRun.of("isolation", "check", pcap.toString(), "--sites", sites.toString(),
-                "--format", "json", "--agent", "region2-edge");
+                "--format", "json", "--agent", AGENT);
         assertThat(check.exitCode()).as(check.err()).isEqualTo(3);
         JsonNode offline = JSON.readTree(check.out());
         JsonNode live = JSON.readTree(IsolationJson.write(report));
