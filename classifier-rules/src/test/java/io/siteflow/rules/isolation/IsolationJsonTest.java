@@ -133,8 +133,8 @@ class IsolationJsonTest {
                     "site" : "region2",
                     "peerSite" : "region1",
                     "minRttMicros" : 250,
-                    "referenceMicros" : 6400,
-                    "message" : "10.2.0.40 (region2): handshake RTT to region1 peers 0.250 ms over 3 handshakes, under a quarter of the region2-region1 reference 6.400 ms: the model may put it or its peers in the wrong site"
+                    "referenceMicros" : 6500,
+                    "message" : "10.2.0.40 (region2): handshake RTT to region1 peers 0.250 ms over 3 handshakes, under a quarter of the region2-region1 reference 6.500 ms: the model may put it or its peers in the wrong site"
                   } ],
                   "unverified" : [ {
                     "agent" : "host-wls3",

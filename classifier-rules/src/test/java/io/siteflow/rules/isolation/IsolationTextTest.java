@@ -36,7 +36,7 @@ class IsolationTextTest {
                        l7: t3 not in [oracle-tns]
 
                 1 MODEL_SUSPECT:
-                  10.2.0.40 (region2): handshake RTT to region1 peers 0.250 ms over 3 handshakes, under a quarter of the region2-region1 reference 6.400 ms: the model may put it or its peers in the wrong site
+                  10.2.0.40 (region2): handshake RTT to region1 peers 0.250 ms over 3 handshakes, under a quarter of the region2-region1 reference 6.500 ms: the model may put it or its peers in the wrong site
 
                 1 untrusted observer (the pairs they cover are UNVERIFIED):
                   host-wls3 (host 10.2.0.20): silent from 2025-11-24T16:00:00Z to 2025-11-24T16:05:00Z

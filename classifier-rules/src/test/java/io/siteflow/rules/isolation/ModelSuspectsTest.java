@@ -7,8 +7,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The {@code MODEL_SUSPECT} rule on made-up RTT entries: region1 and region2 6.4–6.6 ms apart (reference: the median
- * of the cross-site minima), a host the model puts in region2 that answers region1 in 0.25 ms and region2 in 6.45 ms.
+ * The {@code MODEL_SUSPECT} rule on made-up RTT entries: region1 and region2 6.4–6.6 ms apart (reference: the largest
+ * cross-site minimum), a host the model puts in region2 that answers region1 in 0.25 ms and region2 in 6.45 ms.
  */
 class ModelSuspectsTest {
 
@@ -26,14 +26,28 @@ class ModelSuspectsTest {
                 new HostRtt("10.2.0.40", "region2", 3, 6450),
                 new HostRtt("10.2.0.20", "region2", 7, 300)))
                 .containsExactly(
-                        new ModelSuspect("10.2.0.40", "region2", "region1", 250, 6400,
+                        new ModelSuspect("10.2.0.40", "region2", "region1", 250, 6600,
                                 "10.2.0.40 (region2): handshake RTT to region1 peers 0.250 ms over 4 handshakes, under a"
-                                        + " quarter of the region2-region1 reference 6.400 ms: the model may put it or its"
+                                        + " quarter of the region2-region1 reference 6.600 ms: the model may put it or its"
                                         + " peers in the wrong site"),
-                        new ModelSuspect("10.2.0.40", "region2", "region2", 6450, 6400,
+                        new ModelSuspect("10.2.0.40", "region2", "region2", 6450, 6600,
                                 "10.2.0.40 (region2): handshake RTT to region2 peers at least 6.450 ms over 3 handshakes,"
-                                        + " at least half the region2-region1 reference 6.400 ms: the model may put it in"
+                                        + " at least half the region2-region1 reference 6.600 ms: the model may put it in"
                                         + " the wrong site"));
+    }
+
+    @Test
+    void aMisplacedHostThatLowersTheEntriesOfMostPeersDoesNotLowerTheReference() {
+        // 10.2.0.40 is really in region1: each region1 host that talks to it has its region2 minimum at 0.2 ms
+        assertThat(suspects(
+                new HostRtt("10.2.0.20", "region1", 5, 6500),
+                new HostRtt("10.2.0.40", "region1", 9, 200),
+                new HostRtt("10.1.0.10", "region2", 9, 200),
+                new HostRtt("10.1.0.11", "region2", 9, 210),
+                new HostRtt("10.1.0.12", "region2", 9, 220)))
+                .extracting(ModelSuspect::address, ModelSuspect::referenceMicros)
+                .containsExactly(tuple("10.1.0.10", 6500L), tuple("10.1.0.11", 6500L), tuple("10.1.0.12", 6500L),
+                        tuple("10.2.0.40", 6500L));
     }
 
     @Test
@@ -75,7 +89,7 @@ class ModelSuspectsTest {
                 new HostRtt("10.2.0.40", "region2", 3, 400),
                 new HostRtt("10.1.0.10", "region2", 3, 100)))
                 .extracting(ModelSuspect::address, ModelSuspect::minRttMicros, ModelSuspect::referenceMicros)
-                .containsExactly(tuple("10.1.0.10", 100L, 600L));
+                .containsExactly(tuple("10.1.0.10", 100L, 620L));
         // sites 40 ms apart: a remote peer at 5 ms is under a quarter but not under 1 ms
         assertThat(suspects(new HostRtt("10.2.0.20", "region1", 5, 40_000), new HostRtt("10.1.0.10", "region2", 3, 5000)))
                 .isEmpty();
@@ -105,7 +119,7 @@ class ModelSuspectsTest {
 
         assertThat(r.modelSuspects()).extracting(ModelSuspect::address, ModelSuspect::peerSite,
                         ModelSuspect::minRttMicros, ModelSuspect::referenceMicros)
-                .containsExactly(tuple("10.1.0.11", "region2", 250L, 6400L),
-                        tuple("10.2.0.40", "region1", 250L, 6400L));
+                .containsExactly(tuple("10.1.0.11", "region2", 250L, 6500L),
+                        tuple("10.2.0.40", "region1", 250L, 6500L));
     }
 }
