@@ -154,6 +154,20 @@ final class ClientSession implements Closeable {
         out.flush();
     }
 
+    /**
+     * Ends the connection the orderly way and waits for it: sends FIN, reads to the server's FIN (so every packet of the
+     * connection but the last ACK has crossed when it returns), then closes.
+     *
+     * @throws IOException when the server sends data instead of closing
+     */
+    void finish() throws IOException {
+        socket.shutdownOutput();
+        if (in.read() >= 0) {
+            throw new IOException(service + ": the server sent data after the last answer");
+        }
+        close();
+    }
+
     @Override
     public void close() throws IOException {
         socket.close();

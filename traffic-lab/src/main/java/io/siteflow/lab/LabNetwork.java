@@ -117,6 +117,20 @@ public final class LabNetwork {
     }
 
     /**
+     * Adds {@code host}'s address to its site's interface ({@code /16}) and a permanent neighbour entry for it in the
+     * other site, so it talks across the router without ARP like the lab's own hosts: an address in a site that the
+     * site model need not list (the isolation lab's unlisted host).
+     */
+    public static void address(LabTopology t, LabHost host) throws IOException {
+        boolean r1 = LabTopology.REGION1.equals(host.site());
+        Shell.run("ip", "-n", t.namespaceOf(host.site()), "addr", "add", host.address() + "/16", "dev",
+                r1 ? LabTopology.IF_R1 : LabTopology.IF_R2);
+        Shell.run("ip", "-n", r1 ? t.region2() : t.region1(), "neigh", "replace", host.address(), "lladdr",
+                r1 ? LabTopology.MAC_R1 : LabTopology.MAC_R2, "dev", r1 ? LabTopology.IF_R2 : LabTopology.IF_R1,
+                "nud", "permanent");
+    }
+
+    /**
      * Ends every process still inside the lab's namespaces (by PID; never this JVM) and deletes exactly
      * those namespaces, which removes the veth pairs. Does nothing for namespaces that do not exist.
      */

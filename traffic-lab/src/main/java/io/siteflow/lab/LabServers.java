@@ -65,6 +65,27 @@ public final class LabServers implements Closeable {
         return servers;
     }
 
+    /** A TCP listener: address, port and the protocol it serves. */
+    record Listener(String address, int port, ServerProtocols.TcpHandler handler) {
+    }
+
+    /** Opens and starts the given TCP listeners inside namespace {@code ns}. */
+    static LabServers start(String ns, long seed, java.util.List<Listener> listeners) throws Exception {
+        LabServers servers = new LabServers(seed);
+        try {
+            for (Listener l : listeners) {
+                InetAddress at = InetAddress.getByName(l.address());
+                ServerSocket socket = Netns.call(ns, () -> new ServerSocket(l.port(), 128, at));
+                servers.add(socket);
+                servers.daemon("accept-" + l.address() + ":" + l.port(), () -> servers.accept(socket, l.handler()));
+            }
+        } catch (Exception e) {
+            servers.close();
+            throw e;
+        }
+        return servers;
+    }
+
     /** Connections or datagrams that ended with an error other than the peer closing. */
     public long failures() {
         return failures.get();

@@ -50,6 +50,45 @@ final class ServerProtocols {
         };
     }
 
+    /**
+     * A database port that answers what the client opens with: the T3 handshake ({@code t3 }) gets a T3 server
+     * (cluster classes), anything else the TNS listener ({@link #tcp}'s TNS handler, answering at once): the isolation
+     * lab's T3 sent to port 1521.
+     */
+    static TcpHandler tnsOrT3() {
+        return (in, out, r) -> {
+            in.mark(1);
+            int first = in.read();
+            if (first < 0) {
+                throw new java.io.EOFException("connection closed before its first byte");
+            }
+            in.reset();
+            if (first == 't') {
+                t3(in, out, r, T3Payloads.CLUSTER_CLASSES);
+            } else {
+                tns(in, out, r, 0);
+            }
+        };
+    }
+
+    /**
+     * An SSH-like server ({@link SshLike}): its version line, the client's, then binary packets each answered with a
+     * packet of the size it asks for.
+     */
+    static TcpHandler ssh() {
+        return (in, out, r) -> {
+            out.write(SshLike.SERVER_VERSION);
+            out.flush();
+            Wire.readUntil(in, "\r\n");
+            while (true) {
+                int length = Wire.readInt(in);
+                byte[] rest = Wire.read(in, length);
+                out.write(SshLike.packet(r, Math.max(SshLike.MIN_PACKET, Wire.replySize(rest, rest.length))));
+                out.flush();
+            }
+        };
+    }
+
     static UdpHandler udp(LabService s) {
         return switch (s) {
             case TCMP -> (req, len, r) -> CoherencePayloads.tcmp(r, Math.max(4, Wire.replySize(req, len)));

@@ -122,6 +122,14 @@ public final class TrafficLab implements AutoCloseable {
         return bridge != null ? bridge.stats() : finalStats;
     }
 
+    /**
+     * Gives {@code host} (an address that is not one of {@link LabHost#all()}) to its site, reachable across the
+     * router like the lab's hosts ({@link LabNetwork#address}). The address goes with the namespaces.
+     */
+    public void addHost(LabHost host) throws java.io.IOException {
+        LabNetwork.address(topology, host);
+    }
+
     /** Runs the traffic of {@code spec} and returns what crossed the router. */
     public LabTruth run(RunSpec spec) throws Exception {
         long start = Instant.now().toEpochMilli();
