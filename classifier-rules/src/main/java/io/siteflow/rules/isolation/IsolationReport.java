@@ -18,8 +18,9 @@ import java.util.Set;
  * @param modelVersion  the site model's version
  * @param fromMs        the period's start, epoch ms (inclusive)
  * @param toMs          the period's end, epoch ms (exclusive)
- * @param pairs         group × group ({@code unlisted} and the user's groups, {@code any} left out), the
- *                      evaluator's order, {@code from} major
+ * @param pairs         group × group ({@code unlisted} and the user's groups, {@code any} left out, then
+ *                      {@link #NO_GROUP} when a violation has an end in no group), the evaluator's order,
+ *                      {@code from} major
  * @param violations    the violating edges, by bytes descending, then by key
  * @param modelSuspects addresses whose handshake RTTs contradict their site ({@link ModelSuspects})
  * @param unverified    the observers that could not be trusted in the period
@@ -27,6 +28,12 @@ import java.util.Set;
 public record IsolationReport(String policyVersion, String modelVersion, long fromMs, long toMs, List<PairState> pairs,
                               List<IsolationEdge> violations, List<ModelSuspect> modelSuspects,
                               List<Unverified> unverified) {
+    /**
+     * The matrix's name for the listed hosts that are in no group of the policy: a violation with such an end (an
+     * administration host the policy does not name, reached over SSH) has a pair of its own instead of none.
+     */
+    public static final String NO_GROUP = "(no group)";
+
     /** Violations by bytes descending, then by edge key. */
     public static final Comparator<IsolationEdge> BY_BYTES = Comparator.comparingLong(IsolationEdge::bytes).reversed()
             .thenComparing(IsolationEdge::key);
@@ -50,7 +57,11 @@ public record IsolationReport(String policyVersion, String modelVersion, long fr
         IsolationEvaluator e = inputs.evaluator();
         List<IsolationEdge> violations = inputs.edges().stream().filter(IsolationEdge::violates).sorted(BY_BYTES)
                 .toList();
-        List<String> groups = e.allGroupNames().stream().filter(g -> !g.equals(IsolationPolicy.ANY)).toList();
+        List<String> groups = new java.util.ArrayList<>(e.allGroupNames().stream()
+                .filter(g -> !g.equals(IsolationPolicy.ANY)).toList());
+        if (violations.stream().anyMatch(v -> v.fromGroups().isEmpty() || v.toGroups().isEmpty())) {
+            groups.add(NO_GROUP);
+        }
         Coverage coverage = coverage(e, inputs.unverified());
         List<PairState> pairs = new java.util.ArrayList<>(groups.size() * groups.size());
         for (String from : groups) {
@@ -76,7 +87,7 @@ public record IsolationReport(String policyVersion, String modelVersion, long fr
         long bytes = 0;
         boolean violated = false;
         for (IsolationEdge v : violations) {
-            if (v.fromGroups().contains(from) && v.toGroups().contains(to)) {
+            if (in(v.fromGroups(), from) && in(v.toGroups(), to)) {
                 violated = true;
                 bytes += v.bytes();
             }
@@ -86,6 +97,10 @@ public record IsolationReport(String policyVersion, String modelVersion, long fr
         }
         return new PairState(from, to, coverage.covers(from, to) ? PairState.State.UNVERIFIED
                 : PairState.State.ISOLATED, 0);
+    }
+
+    private static boolean in(List<String> groups, String group) {
+        return groups.isEmpty() ? group.equals(NO_GROUP) : groups.contains(group);
     }
 
     /** The groups the untrusted observers cover: every group when one covers all. */

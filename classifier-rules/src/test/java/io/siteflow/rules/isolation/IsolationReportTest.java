@@ -144,6 +144,29 @@ class IsolationReportTest {
     }
 
     @Test
+    void aViolationWithAnEndInNoGroupHasAPairOfItsOwnInsteadOfNone() {
+        String model = Records.MODEL.replace("  - { address: 10.1.0.10, name: db1, role: db }\n",
+                "  - { address: 10.1.0.10, name: db1, role: db }\n  - { address: 10.1.0.5, name: admin1, role: admin }\n");
+        IsolationEvaluator e = new IsolationEvaluator(new io.siteflow.rules.classify.Classifier(
+                io.siteflow.rules.load.SiteModelLoader.parse("sites.yaml", model).model().orElseThrow()));
+        IsolationInputsBuilder b = new IsolationInputsBuilder(e);
+        b.add(tcp("edge", WLS3, "10.1.0.5", 22, "unknown", 3000, 20, 4000, 20, 1000, 2000, true));
+
+        IsolationReport r = IsolationReport.of(b.build(1000, 2001, List.of()));
+
+        assertThat(r.violations()).extracting(IsolationEdge::key, IsolationEdge::fromGroups, IsolationEdge::toGroups)
+                .containsExactly(tuple("10.2.0.20|10.1.0.5|22|6", List.of("soa"), List.of()));
+        assertThat(r.pairs()).extracting(PairState::from).containsExactly("unlisted", "unlisted", "unlisted",
+                "unlisted", "soa", "soa", "soa", "soa", "db", "db", "db", "db", IsolationReport.NO_GROUP,
+                IsolationReport.NO_GROUP, IsolationReport.NO_GROUP, IsolationReport.NO_GROUP);
+        assertThat(r.pair("soa", IsolationReport.NO_GROUP)).contains(
+                new PairState("soa", IsolationReport.NO_GROUP, State.NOT_ISOLATED, 7000));
+        assertThat(r.pairs()).filteredOn(p -> p.state() == State.NOT_ISOLATED).hasSize(1);
+        assertThat(IsolationReport.of(traffic().build(1000, 4001, List.of())).pairs())
+                .noneMatch(p -> p.from().equals(IsolationReport.NO_GROUP)); // only when a violation needs it
+    }
+
+    @Test
     void nothingSeenIsIsolatedEverywhere() {
         IsolationReport r = IsolationReport.of(new IsolationInputsBuilder(Records.evaluator()).build(0, 0, List.of()));
 
