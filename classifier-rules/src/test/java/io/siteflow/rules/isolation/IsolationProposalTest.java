@@ -104,4 +104,33 @@ class IsolationProposalTest {
         assertThat(r.diagnostics()).isEmpty();
         assertThat(r.model().orElseThrow().isolation().orElseThrow().allow()).isEmpty();
     }
+
+    @Test
+    void withBlockReplacesTheOldBlockAndKeepsWhatFollowsIt() {
+        String model = """
+                sites:
+                  region1: { cidrs: [10.1.0.0/16] }
+                isolation:
+                  scope: all
+                  allow:
+                    - { name: old, from: any, to: any }
+
+                # the audited pairs
+                audit:
+                  - { server: wls1, remoteSite: region2 }
+                """;
+
+        assertThat(IsolationProposal.withBlock(model, "isolation:\n  allow: []\n")).isEqualTo("""
+                sites:
+                  region1: { cidrs: [10.1.0.0/16] }
+                isolation:
+                  allow: []
+
+                # the audited pairs
+                audit:
+                  - { server: wls1, remoteSite: region2 }
+                """);
+        assertThat(IsolationProposal.withBlock("sites: {}", "isolation:\n  allow: []\n"))
+                .isEqualTo("sites: {}\nisolation:\n  allow: []\n");
+    }
 }

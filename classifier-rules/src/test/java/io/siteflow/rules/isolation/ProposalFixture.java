@@ -24,6 +24,7 @@ final class ProposalFixture {
               - { address: 10.1.0.10, name: db1, role: db }
               - { address: 10.1.0.5, name: admin1, role: admin }
               - { address: 10.1.0.21, name: wls1, role: app-server, cluster: soa_cluster }
+              - { address: 10.1.0.22, name: wls2, role: app-server, cluster: soa_cluster }
               - { address: 10.2.0.20, name: wls3, role: app-server, cluster: soa_cluster }
               - { address: 10.2.0.30, name: osb3, role: app-server, cluster: osb_cluster }
               - { address: 10.2.0.25, name: batch3, role: app-server }
