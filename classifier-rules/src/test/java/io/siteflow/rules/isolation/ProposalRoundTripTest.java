@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 class ProposalRoundTripTest {
     /**
      * The fixture's traffic with more groups, ports and protocols: ICMP (no port), unlisted to unlisted, SSH, a
-     * database host as a client, T3 inside soa_cluster on an edge whose L7 was not detected (its rule has no l7).
+     * database host as a client, T3 inside soa_cluster on an edge whose L7 was not detected (its rule has no l7), a
+     * later flow of the TNS edge whose L7 was not detected (the edge's rule has no l7 then).
      */
     private static List<FlowRecord> traffic() {
         List<FlowRecord> out = new ArrayList<>(ProposalFixture.traffic());
@@ -34,6 +35,7 @@ class ProposalRoundTripTest {
         out.add(ProposalFixture.tcp("10.1.0.10", "10.2.0.25", 5556, 800, 14, null));
         out.add(ProposalFixture.tcp("10.1.0.22", "10.2.0.20", 7001, 400, 15, null));
         out.add(ProposalFixture.flow(17, "10.2.0.20", "10.1.0.21", 8088, 1_000, 16, "coherence-tcmp"));
+        out.add(ProposalFixture.tcp("10.2.0.20", "10.1.0.10", 1521, 700, 17, null));
         return out;
     }
 
@@ -57,6 +59,8 @@ class ProposalRoundTripTest {
                 .containsEntry("10.1.0.21|10.2.0.20|7001|6", "soa_cluster-to-soa_cluster-CLUSTER-7001");
         IsolationPolicy policy = ProposalFixture.model(proposed).isolation().orElseThrow();
         assertThat(policy.rule("soa_cluster-to-soa_cluster-CLUSTER-7001").orElseThrow().l7()).isEmpty();
+        // one edge, two flows: TNS, then one whose L7 was not detected
+        assertThat(policy.rule("soa_cluster-to-db-DB-1521").orElseThrow().l7()).isEmpty();
         assertThat(policy.rule("soa_cluster-to-soa_cluster-JMS-8011").orElseThrow().l7())
                 .containsExactly(L7Protocol.T3_JMS);
     }
@@ -107,7 +111,7 @@ class ProposalRoundTripTest {
 
     /** The model with the proposal made from {@link #traffic()} as its {@code isolation:} block. */
     private static String proposedModel(String model) {
-        IsolationInputs seen = ProposalFixture.inputs(ProposalFixture.model(model), traffic());
+        IsolationInputs seen = ProposalFixture.proposalInputs(ProposalFixture.model(model), traffic());
         return IsolationProposal.withBlock(model, IsolationProposal.propose(seen, 1));
     }
 

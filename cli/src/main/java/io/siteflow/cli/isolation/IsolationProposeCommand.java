@@ -86,7 +86,8 @@ public final class IsolationProposeCommand implements Callable<Integer> {
         if (model.isEmpty()) {
             return ExitCodes.INPUT;
         }
-        IsolationInputsBuilder builder = new IsolationInputsBuilder(IsolationEvaluator.orEmpty(new Classifier(model.get())));
+        IsolationInputsBuilder builder = IsolationInputsBuilder.forProposal(
+                IsolationEvaluator.orEmpty(new Classifier(model.get())));
         List<String> problems = new ArrayList<>();
         for (Path capture : captures) {
             problems.addAll(FileReplay.run(capture, agent, FlowTableConfig.DEFAULTS, new FlowSink() {
