@@ -133,4 +133,39 @@ class IsolationProposalTest {
         assertThat(IsolationProposal.withBlock("sites: {}", "isolation:\n  allow: []\n"))
                 .isEqualTo("sites: {}\nisolation:\n  allow: []\n");
     }
+
+    @Test
+    void aClusterNamedLikeARoleOrABuiltInGroupGetsASuffixAndTheBlockStillLoads() {
+        String model = """
+                sites:
+                  region1: { cidrs: [10.1.0.0/16] }
+                  region2: { cidrs: [10.2.0.0/16] }
+                hosts:
+                  - { address: 10.1.0.10, name: db1, role: db }
+                  - { address: 10.2.0.20, name: wls3, role: app-server, cluster: db }
+                  - { address: 10.2.0.21, name: wls4, role: app-server, cluster: unlisted }
+                  - { address: 10.2.0.22, name: "fd-host", role: "1521" }
+                """;
+
+        String block = IsolationProposal.propose(ProposalFixture.proposalInputs(ProposalFixture.model(model), List.of(
+                ProposalFixture.tcp("10.2.0.20", "10.1.0.10", 1521, 1_000, 0, "oracle-tns"),
+                ProposalFixture.tcp("10.2.0.21", "10.1.0.10", 1521, 1_000, 1, "oracle-tns"),
+                ProposalFixture.tcp("10.2.0.22", "10.1.0.10", 1521, 1_000, 2, "oracle-tns"))), 1);
+
+        assertThat(block).contains("""
+                  groups:
+                    db: { clusters: [db] }
+                    unlisted-cluster: { clusters: [unlisted] }
+                    db-role: { roles: [db] }
+                    "1521": { roles: ["1521"] }
+                """).contains(
+                "- { name: db-to-db-role-DB-1521, from: db, to: db-role,",
+                "- { name: unlisted-cluster-to-db-role-DB-1521, from: unlisted-cluster, to: db-role,",
+                "- { name: 1521-to-db-role-DB-1521, from: \"1521\", to: db-role,");
+        LoadResult r = SiteModelLoader.parse("sites.yaml", IsolationProposal.withBlock(model, block));
+        assertThat(r.diagnostics()).isEmpty();
+        assertThat(ProposalFixture.inputs(r.model().orElseThrow(), List.of(
+                ProposalFixture.tcp("10.2.0.22", "10.1.0.10", 1521, 1_000, 2, "oracle-tns"))).edges())
+                .extracting(IsolationEdge::rule).containsExactly("1521-to-db-role-DB-1521");
+    }
 }
