@@ -1,5 +1,6 @@
 package io.siteflow.cli;
 
+import io.siteflow.cli.input.CaptureInput;
 import io.siteflow.agent.app.FileReplay;
 import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.agent.flow.FlowSink;
@@ -75,7 +76,7 @@ public final class AuditCommand implements Callable<Integer> {
         }
         String serverFilter = server == null ? null : serverAddress(model.get());
         OfflineAudit audit = new OfflineAudit(model.get(), windowSeconds * 1000L);
-        FileReplay.Result replay = FileReplay.run(input.capture, agent, FlowTableConfig.DEFAULTS, new FlowSink() {
+        FileReplay.Result replay = FileReplay.run(input.capture(), agent, FlowTableConfig.DEFAULTS, new FlowSink() {
             @Override
             public void accept(FlowRecord r) {
                 audit.accept(r);
@@ -85,7 +86,7 @@ public final class AuditCommand implements Callable<Integer> {
             public void close() {
             }
         });
-        AuditReport report = filter(audit.report(input.capture.getFileName().toString(), replay.counters().packets(), 0),
+        AuditReport report = filter(audit.report(input.capture().getFileName().toString(), replay.counters().packets(), 0),
                 serverFilter);
         PrintWriter out = spec.commandLine().getOut();
         out.print(switch (format) {
@@ -113,7 +114,7 @@ public final class AuditCommand implements Callable<Integer> {
             String names = model.hosts().stream().map(Host::name).filter(n -> n != null && !n.isEmpty())
                     .collect(Collectors.joining(", "));
             throw new ParameterException(spec.commandLine(), "--server " + server + ": neither an IP address nor a host of "
-                    + input.sites + (names.isEmpty() ? "" : " (hosts: " + names + ")"));
+                    + input.sites() + (names.isEmpty() ? "" : " (hosts: " + names + ")"));
         }
     }
 

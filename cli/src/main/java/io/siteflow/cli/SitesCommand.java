@@ -1,5 +1,6 @@
 package io.siteflow.cli;
 
+import io.siteflow.cli.input.SiteModels;
 import io.siteflow.model.Cidr;
 import io.siteflow.model.cli.ExitCodes;
 import io.siteflow.rules.importer.SiteImport;

@@ -1,5 +1,6 @@
 package io.siteflow.cli;
 
+import io.siteflow.cli.input.CaptureInput;
 import io.siteflow.agent.app.FileReplay;
 import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.agent.flow.FlowTableConfig;
@@ -76,7 +77,7 @@ public final class WhatIfCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        FileReplay.Result replay = FileReplay.run(input.capture, "whatif", FlowTableConfig.DEFAULTS,
+        FileReplay.Result replay = FileReplay.run(input.capture(), "whatif", FlowTableConfig.DEFAULTS,
                 FlowSink.to(whatIf::accept));
         replay.problems().forEach(err::println);
         err.flush();

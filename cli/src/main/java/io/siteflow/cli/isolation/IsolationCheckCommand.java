@@ -3,7 +3,7 @@ package io.siteflow.cli.isolation;
 import io.siteflow.agent.app.FileReplay;
 import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.agent.flow.FlowTableConfig;
-import io.siteflow.cli.CaptureInput;
+import io.siteflow.cli.input.CaptureInput;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.cli.ExitCodes;
 import io.siteflow.rules.classify.Classifier;

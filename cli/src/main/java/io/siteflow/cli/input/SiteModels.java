@@ -1,4 +1,4 @@
-package io.siteflow.cli;
+package io.siteflow.cli.input;
 
 import io.siteflow.rules.load.Diagnostic;
 import io.siteflow.rules.load.LoadResult;
@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /** Loads a {@code sites.yaml} for a command, printing every diagnostic to standard error. */
-final class SiteModels {
+public final class SiteModels {
     private SiteModels() {
     }
 
@@ -20,7 +20,7 @@ final class SiteModels {
      * @return the model, or empty when the file is missing or has errors (each printed as
      *         {@code file:line:column: key: message})
      */
-    static Optional<SiteModel> load(Path file, PrintWriter err, boolean printWarnings) {
+    public static Optional<SiteModel> load(Path file, PrintWriter err, boolean printWarnings) {
         if (!Files.exists(file)) {
             err.println(file + ": no such file");
             return Optional.empty();

@@ -1,4 +1,4 @@
-package io.siteflow.cli;
+package io.siteflow.cli.input;
 
 import io.siteflow.agent.app.FileReplay;
 import io.siteflow.rules.model.SiteModel;
@@ -19,6 +19,16 @@ public final class CaptureInput {
     @Parameters(paramLabel = "FILE", description = "Capture file: pcap, pcapng or gzip-compressed.")
     Path capture;
 
+    /** The capture file given. */
+    public Path capture() {
+        return capture;
+    }
+
+    /** {@code --sites}. */
+    public Path sites() {
+        return sites;
+    }
+
     @Option(names = "--sites", required = true, paramLabel = "FILE", description = "The site model (sites.yaml).")
     Path sites;
 
@@ -26,7 +36,7 @@ public final class CaptureInput {
      * The site model, once the capture is known to be readable; empty after printing why not (a capture that cannot
      * be read, or every diagnostic of a model with errors): the command exits 2.
      */
-    Optional<SiteModel> check(PrintWriter err) {
+    public Optional<SiteModel> check(PrintWriter err) {
         return check(List.of(capture), sites, err);
     }
 
