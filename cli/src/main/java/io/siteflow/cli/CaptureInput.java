@@ -4,16 +4,18 @@ import io.siteflow.agent.app.FileReplay;
 import io.siteflow.rules.model.SiteModel;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
  * The inputs of the offline commands that read a capture with a site model ({@code audit}, {@code whatif}), as a
- * picocli mixin, and the one order they are checked in: the capture first, then the model, before anything is
- * printed.
+ * picocli mixin, and the one order they are checked in: the captures first, then the model, before anything is
+ * printed ({@link #check(List, Path, PrintWriter)}, also for the commands that read several captures:
+ * {@code isolation check}).
  */
-final class CaptureInput {
+public final class CaptureInput {
     @Parameters(paramLabel = "FILE", description = "Capture file: pcap, pcapng or gzip-compressed.")
     Path capture;
 
@@ -25,11 +27,21 @@ final class CaptureInput {
      * be read, or every diagnostic of a model with errors): the command exits 2.
      */
     Optional<SiteModel> check(PrintWriter err) {
-        Optional<String> unreadable = FileReplay.check(capture);
-        if (unreadable.isPresent()) {
-            err.println(unreadable.get());
-            err.flush();
-            return Optional.empty();
+        return check(List.of(capture), sites, err);
+    }
+
+    /**
+     * The site model, once every capture is known to be readable; empty after printing why not (the first capture
+     * that cannot be read, or every diagnostic of a model with errors): the command exits 2.
+     */
+    public static Optional<SiteModel> check(List<Path> captures, Path sites, PrintWriter err) {
+        for (Path capture : captures) {
+            Optional<String> unreadable = FileReplay.check(capture);
+            if (unreadable.isPresent()) {
+                err.println(unreadable.get());
+                err.flush();
+                return Optional.empty();
+            }
         }
         return SiteModels.load(sites, err, false);
     }

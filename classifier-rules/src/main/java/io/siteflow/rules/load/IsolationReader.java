@@ -59,9 +59,9 @@ final class IsolationReader {
                 .orElse(IsolationPolicy.Scope.CROSS_SITE);
         IsolationPolicy.DefaultAction action = Optional.ofNullable(f.get("default")).map(this::defaultAction)
                 .orElse(IsolationPolicy.DefaultAction.DENY);
-        List<IsolationGroup> groups = Optional.ofNullable(f.get("groups")).map(this::groups).orElse(List.of());
         List<String> groupNames = new ArrayList<>(List.of(IsolationPolicy.ANY, IsolationPolicy.UNLISTED));
-        groups.forEach(g -> groupNames.add(g.name()));
+        List<IsolationGroup> groups = Optional.ofNullable(f.get("groups")).map(g -> groups(g, groupNames))
+                .orElse(List.of());
         List<ReadRule> deny = Optional.ofNullable(f.get("deny")).map(a -> rules(a, groupNames)).orElse(List.of());
         List<ReadRule> allow = Optional.ofNullable(f.get("allow")).map(a -> rules(a, groupNames)).orElse(List.of());
         checkNames(deny, allow);
@@ -97,7 +97,9 @@ final class IsolationReader {
         }).orElse(IsolationPolicy.DefaultAction.DENY);
     }
 
-    private List<IsolationGroup> groups(Reading.At at) {
+    /** The groups read whole; {@code declared} gets every well-named group's name, read whole or not (a rule naming
+     * a group with an error is not reported again as naming an unknown group). */
+    private List<IsolationGroup> groups(Reading.At at, List<String> declared) {
         List<IsolationGroup> out = new ArrayList<>();
         reading.namedEntries(at).ifPresent(entries -> {
             for (Map.Entry<io.siteflow.rules.load.YamlNode.Key, Reading.At> e : entries) {
@@ -114,11 +116,12 @@ final class IsolationReader {
                             + " is not a group name (letters, digits, '.', '_', '-')");
                     continue;
                 }
-                if (out.size() == IsolationPolicy.MAX_GROUPS) {
+                if (declared.size() - 2 == IsolationPolicy.MAX_GROUPS) { // any and unlisted come first
                     reading.diagnostics().error(e.getKey(), value.path(), "more than " + IsolationPolicy.MAX_GROUPS
                             + " groups");
                     continue;
                 }
+                declared.add(name);
                 group(name, value).ifPresent(out::add);
             }
         });
@@ -131,8 +134,8 @@ final class IsolationReader {
             reading.error(at, "empty group " + Reading.quote(name) + " (give hosts, roles, sites, cidrs or clusters)");
             return Optional.empty();
         }
+        int before = reading.diagnostics().errorCount();
         return reading.mapping(at, GROUP_KEYS, List.of()).flatMap(f -> {
-            int before = reading.diagnostics().errorCount();
             List<String> hostAddresses = list(f.get("hosts"), this::host);
             List<Role> roles = list(f.get("roles"), this::role);
             List<String> siteNames = list(f.get("sites"), this::site);

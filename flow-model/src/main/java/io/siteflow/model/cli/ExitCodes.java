@@ -11,6 +11,8 @@ public final class ExitCodes {
     public static final int FAILURE = 1;
     /** Input that could not be read whole: missing, unsupported, corrupt or cut-short file. */
     public static final int INPUT = 2;
+    /** {@code siteflow isolation check}: the input was read whole and something violates the isolation policy. */
+    public static final int VIOLATIONS = 3;
     /** Wrong usage: unknown option, bad value. */
     public static final int USAGE = 64;
 
