@@ -20,6 +20,15 @@ export function token() {
 
 /** GET /api/<path> as JSON; throws Error("HTTP 401: ...") on failure. */
 export async function get(path, params) {
+  return (await fetchOk(path, params)).json();
+}
+
+/** GET /api/<path> as text (e.g. the proposed isolation: block); fails as get does. */
+export async function getText(path, params) {
+  return (await fetchOk(path, params)).text();
+}
+
+async function fetchOk(path, params) {
   const url = new URL('/api/' + path, window.location.origin);
   for (const [k, v] of Object.entries(params || {})) {
     if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
@@ -31,7 +40,7 @@ export async function get(path, params) {
     try { msg = (await r.json()).error || msg; } catch (e) { /* not JSON */ }
     throw new Error('HTTP ' + r.status + ': ' + msg);
   }
-  return r.json();
+  return r;
 }
 
 /** A URL of the API with the token in the query (for downloads and EventSource). */
