@@ -17,8 +17,8 @@ import picocli.CommandLine.Command;
             SitesCommand.class, ProcessCommand.class, BrokerCommand.class, TopicsCommand.class,
             WhatIfCommand.class, IsolationCommand.class},
         footer = {"", "Run 'siteflow COMMAND --help' for a command's options.",
-            "Exit codes: 0 done, 1 failure, 2 input not read whole, 3 isolation violations found (isolation check),",
-            "64 wrong usage."})
+            "Exit codes: 0 done, 1 failure, 2 input not read whole, 3 isolation",
+            "violations found (isolation check), 64 wrong usage."})
 public final class SiteflowCommand implements Runnable {
 
     @CommandLine.Spec

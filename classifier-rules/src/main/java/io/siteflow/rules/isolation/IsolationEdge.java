@@ -85,6 +85,16 @@ public record IsolationEdge(String client, String server, int serverPort, int pr
         return client + "|" + server + "|" + serverPort + "|" + proto;
     }
 
+    /**
+     * The key of the edge's entry among a period's edges, {@code key()|violating} or {@code key()|allowed}: an edge's
+     * violating records and its other records are summed apart (with {@link #plus}), so that T3 on the database port
+     * is not hidden inside the allowed TNS edge of the same client, server and port, nor the TNS counted as a
+     * violation. A period has at most one violating entry per edge.
+     */
+    public String entryKey() {
+        return key() + (violates ? "|violating" : "|allowed");
+    }
+
     /** Flows as reported: ended flows, at least one. */
     public long flowsReported() {
         return Math.max(1, flows);

@@ -10,7 +10,8 @@ import java.util.Objects;
  * @param evaluator  the evaluator of the model in force (its policy, groups and site model: what a report names)
  * @param fromMs     the period's start, epoch ms (inclusive)
  * @param toMs       the period's end, epoch ms (exclusive)
- * @param edges      every decided edge of the period, allowed and violating, one entry per edge
+ * @param edges      every decided edge of the period, allowed and violating: one entry per edge and violating-ness
+ *                   ({@link IsolationEdge#entryKey})
  * @param unverified observers that were silent or dropping in the period
  * @param rtts       handshake RTTs per address and peer site, for the {@code MODEL_SUSPECT} check
  */

@@ -14,13 +14,14 @@ import java.util.Optional;
 /**
  * The offline accumulation of an {@link IsolationInputs} ({@code siteflow isolation check} and {@code propose}):
  * each record is classified with the evaluator's classifier and decided; the edges of every decision (allowed ones
- * too) are summed with {@link IsolationEdge#plus}, one observer per edge (the first agent whose record of the edge
- * came; other agents' records of it are not added); the handshake RTT of a record counts for both ends
- * ({@link #rtts}). Not thread-safe: one thread adds, then builds.
+ * too) are summed with {@link IsolationEdge#plus}, an edge's violating and other records apart
+ * ({@link IsolationEdge#entryKey}), one observer per edge (the first agent whose record of the edge came; other
+ * agents' records of it are not added); the handshake RTT of a record counts for both ends ({@link #rtts}). Not thread-safe: one thread adds, then builds.
  */
 public final class IsolationInputsBuilder {
     private final IsolationEvaluator evaluator;
     private final Map<String, IsolationEdge> edges = new HashMap<>();
+    private final Map<String, String> observers = new HashMap<>();
     private final Map<String, HostRtt> rtts = new HashMap<>();
     private long records;
     private long otherObserver;
@@ -44,15 +45,14 @@ public final class IsolationInputsBuilder {
         if (d.isEmpty()) {
             return;
         }
-        String key = IsolationEdge.key(r.src(), r.dst(), r.dstPort(), r.proto());
-        IsolationEdge known = edges.get(key);
-        if (known == null) {
-            edges.put(key, IsolationEdge.of(r, c, d.get(), evaluator));
-        } else if (known.observer().equals(r.agent())) {
-            edges.put(key, known.plus(IsolationEdge.of(r, c, d.get(), evaluator)));
-        } else {
+        String observer = observers.computeIfAbsent(IsolationEdge.key(r.src(), r.dst(), r.dstPort(), r.proto()),
+                k -> r.agent());
+        if (!observer.equals(r.agent())) {
             otherObserver++;
+            return;
         }
+        IsolationEdge edge = IsolationEdge.of(r, c, d.get(), evaluator);
+        edges.merge(edge.entryKey(), edge, IsolationEdge::plus);
     }
 
     /** Records added. */
@@ -66,7 +66,7 @@ public final class IsolationInputsBuilder {
     }
 
     /**
-     * The inputs of the records added so far: edges by key, RTT entries by key.
+     * The inputs of the records added so far: edges by entry key, RTT entries by key.
      *
      * @param fromMs     the period's start, epoch ms (inclusive)
      * @param toMs       the period's end, epoch ms (exclusive)
@@ -74,7 +74,7 @@ public final class IsolationInputsBuilder {
      */
     public IsolationInputs build(long fromMs, long toMs, List<Unverified> unverified) {
         List<IsolationEdge> e = new ArrayList<>(edges.values());
-        e.sort(Comparator.comparing(IsolationEdge::key));
+        e.sort(Comparator.comparing(IsolationEdge::entryKey));
         List<HostRtt> r = new ArrayList<>(rtts.values());
         r.sort(Comparator.comparing(HostRtt::key));
         return new IsolationInputs(evaluator, fromMs, toMs, e, unverified, r);

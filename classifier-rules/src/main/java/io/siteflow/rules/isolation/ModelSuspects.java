@@ -5,7 +5,6 @@ import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.model.Site;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,8 +14,11 @@ import java.util.TreeMap;
  * The {@code MODEL_SUSPECT} check (docs/RULES.md, "Isolation policy", "MODEL_SUSPECT"): physics checks the site
  * model. Over the {@link HostRtt} entries of a period with at least {@link #MIN_SAMPLES} handshakes:
  * <ul>
- *   <li>the <em>reference</em> of two sites A and B is the median (the lower middle of an even count) of the
- *       minimum RTTs of the entries between them (addresses of A with peers in B, and of B with peers in A);</li>
+ *   <li>the <em>reference</em> of two sites A and B is the largest of the minimum RTTs of the entries between them
+ *       (addresses of A with peers in B, and of B with peers in A). Not their median: an entry's minimum is taken
+ *       over all of the address's peers in the other site, so one misplaced host lowers the entry of every address
+ *       it talks to, and with a few misplaced hosts most entries are low; a misplaced host can only lower a
+ *       cross-site minimum (a host really further away shows up as a same-site suspect of its own);</li>
  *   <li>an address of site A whose minimum RTT to peers of its own site is at least half the smallest reference of
  *       A with another site, and at least 1 ms, is suspect (a "same-site" peer at the inter-site RTT);</li>
  *   <li>an address of site A whose minimum RTT to peers of site B is under a quarter of the A–B reference, and
@@ -100,20 +102,14 @@ public final class ModelSuspects {
                         + ": the model may put it or its peers in the wrong site"));
     }
 
-    /** The median minimum RTT per site pair ({@code a|b}, names sorted). */
+    /** The largest minimum RTT per site pair ({@code a|b}, names sorted). */
     private static Map<String, Long> references(List<Entry> entries) {
-        Map<String, List<Long>> minima = new HashMap<>();
+        Map<String, Long> out = new TreeMap<>();
         for (Entry e : entries) {
             if (!e.site.equals(e.rtt.peerSite())) {
-                minima.computeIfAbsent(pairKey(e.site, e.rtt.peerSite()), k -> new ArrayList<>())
-                        .add(e.rtt.minMicros());
+                out.merge(pairKey(e.site, e.rtt.peerSite()), e.rtt.minMicros(), Math::max);
             }
         }
-        Map<String, Long> out = new TreeMap<>();
-        minima.forEach((pair, values) -> {
-            values.sort(null);
-            out.put(pair, values.get((values.size() - 1) / 2));
-        });
         return out;
     }
 
