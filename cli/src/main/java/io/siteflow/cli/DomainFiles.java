@@ -36,8 +36,11 @@ final class DomainFiles {
             description = "An Oracle tnsnames.ora for JDBC URLs that name an alias (jdbc:oracle:thin:@SOARAC).")
     Path tnsnames;
 
-    /** Reads the domain and makes its model; problems are in the result. */
-    SiteImport.Result read(CommandSpec spec, Map<String, List<Cidr>> sites, List<String> frontends)
+    /**
+     * Reads the domain and makes its model, with the {@code isolation:} block the domain implies when
+     * {@code isolation}; problems are in the result.
+     */
+    SiteImport.Result read(CommandSpec spec, Map<String, List<Cidr>> sites, List<String> frontends, boolean isolation)
             throws IOException {
         if ((configXml == null) == (wdt == null)) {
             throw new ParameterException(spec.commandLine(), "give the domain as --domain config.xml or --wdt model.yaml");
@@ -45,7 +48,7 @@ final class DomainFiles {
         Findings findings = new Findings();
         ImportOptions options = new ImportOptions(sites, frontends,
                 hosts == null ? HostsFile.none() : HostsFile.read(hosts, findings),
-                tnsnames == null ? TnsNames.none() : TnsNames.read(tnsnames));
+                tnsnames == null ? TnsNames.none() : TnsNames.read(tnsnames), isolation);
         return configXml != null ? SiteImport.fromConfigXml(configXml, options, findings)
                 : SiteImport.fromWdtModel(wdt, options, findings);
     }

@@ -44,10 +44,12 @@ public final class SitesCommand implements Runnable {
             description = {"Write the site model (sites.yaml) of a WebLogic domain to standard output:",
                 "a host per server listen address (admin, app-server), per database address of",
                 "every data source (db) and per --frontend (frontend), each placed in the site",
-                "whose network holds it; rules for the domain's ports (channels, JMS channels,",
-                "Coherence, database listeners) before the Oracle FMW defaults. Each entry says",
-                "where it came from. Problems go to standard error as file:line:column: element:",
-                "message; the model is printed even then. Same inputs, same bytes.", "",
+                "whose network holds it, a server's with its cluster; rules for the domain's",
+                "ports (channels, JMS channels, Coherence, database listeners) before the",
+                "Oracle FMW defaults; with --isolation, the isolation: block the domain",
+                "implies. Each entry says where it came from. Problems go to standard error",
+                "as file:line:column: element: message; the model is printed even then. Same",
+                "inputs, same bytes.", "",
                 "Example:",
                 "  siteflow sites import --domain /u01/domains/soaedg/config/config.xml \\",
                 "      --site region1=10.1.0.0/16 --site region2=10.2.0.0/16 \\",
@@ -68,6 +70,13 @@ public final class SitesCommand implements Runnable {
                 description = "A web-tier address (OHS, load balancer) or name: a host with role frontend.")
         List<String> frontends = new ArrayList<>();
 
+        @Option(names = "--isolation",
+                description = {"Also write the isolation: block the domain implies: each cluster talks inside",
+                    "itself (CLUSTER, JMS, COHERENCE on its ports), servers reach their data sources'",
+                    "databases on the listeners' ports, the admin server and the managed servers reach",
+                    "each other (docs/RULES.md, \"Proposing a policy\")."})
+        boolean isolation;
+
         @Mixin
         DomainFiles files;
 
@@ -78,7 +87,7 @@ public final class SitesCommand implements Runnable {
             if (missing.isPresent()) {
                 return noSuchFile(spec, missing.get());
             }
-            SiteImport.Result r = files.read(spec, parsed, frontends);
+            SiteImport.Result r = files.read(spec, parsed, frontends, isolation);
             spec.commandLine().getOut().print(r.yaml());
             spec.commandLine().getOut().flush();
             report(spec.commandLine().getErr(), r.diagnostics());
@@ -122,7 +131,7 @@ public final class SitesCommand implements Runnable {
             for (Site s : was.get().sites()) {
                 sites.put(s.name(), s.cidrs());
             }
-            SiteImport.Result r = files.read(spec, sites, List.of());
+            SiteImport.Result r = files.read(spec, sites, List.of(), false);
             report(spec.commandLine().getErr(), r.diagnostics());
             if (r.domain().isEmpty()) {
                 return ExitCodes.INPUT;

@@ -49,6 +49,17 @@ class SitesCommandTest {
     }
 
     @Test
+    void importWithIsolationPrintsTheGoldenModelThenTheBlockTheDomainImplies() throws IOException {
+        CommandRun run = importSoaedg(SOAEDG, "--domain", SOAEDG.resolve("config/config.xml").toString(),
+                "--isolation");
+
+        assertThat(run.out()).isEqualTo(Files.readString(SOAEDG.resolve("soaedg.expected.yaml"))
+                + Files.readString(SOAEDG.resolve("soaedg.isolation.expected.yaml")));
+        assertThat(run.err()).isEqualTo(SOAEDG + "/" + LDAP + "\n");
+        assertThat(run.exitCode()).isEqualTo(2);
+    }
+
+    @Test
     void aCompleteImportExitsZeroAndPassesRulesCheck() throws IOException {
         Path domain = copyOfSoaedg();
         Path config = domain.resolve("config/config.xml");

@@ -74,7 +74,7 @@ public final class ConfigXmlReader {
         String name = r.text("name");
         Optional<XmlTree> ds = descriptor(dir, r.text("descriptor-file-name"), configXml, r, "data source " + name);
         Optional<XmlTree> url = ds.flatMap(x -> x.child("jdbc-driver-params")).flatMap(p -> p.child("url"));
-        return ds.map(x -> new Domain.DataSource(name, url.map(XmlTree::text).orElse(""),
+        return ds.map(x -> new Domain.DataSource(name, url.map(XmlTree::text).orElse(""), targets(r.text("target")),
                 url.map(XmlTree::origin).orElse(x.origin())));
     }
 

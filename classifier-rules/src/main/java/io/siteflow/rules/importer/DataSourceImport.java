@@ -32,7 +32,9 @@ final class DataSourceImport {
             builder.findings().error(ds.origin(), element, u.reason() + LEFT_OUT);
             return;
         }
-        for (Endpoint e : ((JdbcUrl.Listeners) target).endpoints()) {
+        List<Endpoint> endpoints = ((JdbcUrl.Listeners) target).endpoints();
+        builder.dbUse(new DomainPolicy.DbUse(ds.name(), ds.targets(), endpoints, l7(ds.url())));
+        for (Endpoint e : endpoints) {
             String source = element + via + ", listener " + e;
             builder.ports().add(Category.DB, e.port(), Role.DB.name(), source);
             List<String> found = builder.addresses().resolve(e.host(), ds.origin(), element, "database host");
@@ -43,6 +45,15 @@ final class DataSourceImport {
                 builder.place(a, name, Role.DB.name(), shown, ds.origin(), element, "database address");
             }
         }
+    }
+
+    /** The L7 wire name of the database protocol a JDBC URL speaks. */
+    static String l7(String url) {
+        String u = url.trim().toLowerCase(java.util.Locale.ROOT);
+        if (u.startsWith("jdbc:postgresql:")) {
+            return "postgresql";
+        }
+        return u.startsWith("jdbc:mysql:") || u.startsWith("jdbc:mariadb:") ? "mysql" : "oracle-tns";
     }
 
     private JdbcUrl.Target lookUp(String alias) {

@@ -54,8 +54,14 @@ public record Domain(String name, String adminServerName, int administrationPort
         }
     }
 
-    /** A JDBC data source and its URL ({@code ""} when none was found), read at {@code origin}. */
-    public record DataSource(String name, String url, Origin origin) {
+    /**
+     * A JDBC data source, its URL ({@code ""} when none was found) and the clusters or servers it is targeted to,
+     * read at {@code origin}.
+     */
+    public record DataSource(String name, String url, List<String> targets, Origin origin) {
+        public DataSource {
+            targets = List.copyOf(targets);
+        }
     }
 
     /** A Coherence cluster system resource with its cluster and unicast listen ports (0 when not written). */

@@ -12,17 +12,18 @@ import java.util.Map;
  * {@code # source} comment. Immutable.
  *
  * @param domainName the domain's name, for the file's header
+ * @param isolation  the {@code isolation:} block the domain implies ({@link DomainPolicy}), {@code ""} when not asked
  */
 public record ImportedModel(String domainName, Map<String, List<Cidr>> sites, List<HostEntry> hosts,
-        List<RuleEntry> rules) {
+        List<RuleEntry> rules, String isolation) {
     public ImportedModel {
         sites = Collections.unmodifiableMap(new LinkedHashMap<>(sites));
         hosts = List.copyOf(hosts);
         rules = List.copyOf(rules);
     }
 
-    /** A host: address, name, role and where it came from. */
-    public record HostEntry(String address, String name, String role, List<String> sources) {
+    /** A host: address, name, role, WebLogic cluster ({@code ""} for none) and where it came from. */
+    public record HostEntry(String address, String name, String role, String cluster, List<String> sources) {
         public HostEntry {
             sources = List.copyOf(sources);
         }

@@ -27,11 +27,14 @@ public final class ModelBuilder {
     private final Addresses addresses;
     private final Map<String, Draft> hosts = new LinkedHashMap<>();
     private final PortRules ports = new PortRules();
+    private final List<DomainPolicy.DbUse> dbUses = new ArrayList<>();
+    private final Set<Integer> coherencePorts = new TreeSet<>();
 
     private static final class Draft {
         final String address;
         String name;
         String role;
+        final Set<String> clusters = new TreeSet<>();
         final Set<String> sources = new TreeSet<>();
 
         Draft(String address, String name, String role) {
@@ -54,6 +57,8 @@ public final class ModelBuilder {
             String source = "coherence cluster " + c.name();
             ports.add(Category.COHERENCE, c.clusterPort(), "", source + " cluster-listen-port");
             ports.add(Category.COHERENCE, c.unicastPort(), "", source + " unicast-listen-port");
+            coherencePorts.add(c.clusterPort());
+            coherencePorts.add(c.unicastPort());
         }
         for (String f : options.frontends()) {
             Origin at = new Origin("--frontend", 1, 1);
@@ -64,7 +69,8 @@ public final class ModelBuilder {
         List<ImportedModel.HostEntry> entries = hosts.values().stream()
                 .sorted(Comparator.comparingInt((Draft d) -> ROLE_ORDER.indexOf(d.role))
                         .thenComparing(d -> Addresses.sortKey(d.address)))
-                .map(d -> new ImportedModel.HostEntry(d.address, d.name, d.role, List.copyOf(d.sources))).toList();
+                .map(d -> new ImportedModel.HostEntry(d.address, d.name, d.role,
+                        d.clusters.isEmpty() ? "" : d.clusters.iterator().next(), List.copyOf(d.sources))).toList();
         Set<String> roles = entries.stream().map(ImportedModel.HostEntry::role).collect(Collectors.toSet());
         List<ImportedModel.RuleEntry> rules = new ArrayList<>();
         if (!domain.jmsServers().isEmpty()) {
@@ -73,7 +79,8 @@ public final class ModelBuilder {
                             .sorted().collect(Collectors.joining(", ")) + ": JMS over T3 on any port, before the port rules")));
         }
         rules.addAll(ports.rules(roles));
-        return new ImportedModel(domain.name(), options.sites(), entries, rules);
+        String isolation = options.isolation() ? new DomainPolicy(domain, entries, dbUses, coherencePorts).block() : "";
+        return new ImportedModel(domain.name(), options.sites(), entries, rules, isolation);
     }
 
     Addresses addresses() {
@@ -88,15 +95,35 @@ public final class ModelBuilder {
         return findings;
     }
 
+    /** Records that a data source's targets reach its database listeners (for {@link DomainPolicy}). */
+    void dbUse(DomainPolicy.DbUse use) {
+        dbUses.add(use);
+    }
+
     /**
      * Adds a host when its address is in a site. The same address found twice is one host: the role that
      * comes first in admin, app-server, db, frontend, the first name by {@link #nameOrder}, and every source.
      */
     void place(String address, String name, String role, String source, Origin at, String element, String key) {
+        place(address, name, role, "", source, at, element, key);
+    }
+
+    /**
+     * {@link #place(String, String, String, String, Origin, String, String)} for a server of a cluster
+     * ({@code ""} for none). An address that servers of two clusters listen on keeps the lesser cluster name
+     * (reported as a warning: an isolation group by cluster takes the address for that cluster only).
+     */
+    void place(String address, String name, String role, String cluster, String source, Origin at, String element,
+               String key) {
         if (addresses.site(address, at, element, key).isEmpty()) {
             return;
         }
         Draft d = hosts.computeIfAbsent(address, a -> new Draft(a, names(name), role));
+        if (!cluster.isEmpty() && d.clusters.add(cluster) && d.clusters.size() > 1) {
+            findings.warning(at, element, key + " " + address + " is also a listen address of cluster "
+                    + d.clusters.stream().filter(c -> !c.equals(cluster)).collect(Collectors.joining(", "))
+                    + ": the host is written with cluster " + d.clusters.iterator().next());
+        }
         int better = Integer.compare(ROLE_ORDER.indexOf(role), ROLE_ORDER.indexOf(d.role));
         if (better < 0 || better == 0 && nameOrder(names(name), d.name) < 0) {
             d.role = role;

@@ -28,7 +28,8 @@ final class ServerImport {
             builder.findings().error(s.origin(), element, "no listen-address: it listens on every address, so"
                     + " siteflow cannot place it; host left out (give it a listen-address, or list it by hand)");
         } else {
-            host(s.listenAddress(), s.name(), role, element + describe(s), s.origin(), element, "listen-address");
+            host(s.listenAddress(), s.name(), role, s.cluster(), element + describe(s), s.origin(), element,
+                    "listen-address");
         }
         Category own = admin ? Category.ADMIN : Category.CLUSTER;
         builder.ports().add(own, s.listenPort(), role, element + " listen-port");
@@ -39,17 +40,19 @@ final class ServerImport {
             String channel = element + " channel " + c.name() + " (" + c.protocol() + ")";
             builder.ports().add(PortRules.channelCategory(c.name(), c.protocol()), c.port(), role, channel);
             if (!c.listenAddress().isEmpty() && !c.listenAddress().equals(s.listenAddress())) {
-                host(c.listenAddress(), s.name() + "-" + c.name(), role, channel, c.origin(), channel, "listen-address");
+                host(c.listenAddress(), s.name() + "-" + c.name(), role, s.cluster(), channel, c.origin(), channel,
+                        "listen-address");
             }
         }
     }
 
-    private void host(String text, String name, String role, String source, Origin at, String element, String key) {
+    private void host(String text, String name, String role, String cluster, String source, Origin at, String element,
+                      String key) {
         List<String> found = builder.addresses().resolve(text, at, element, key);
         for (int i = 0; i < found.size(); i++) {
             String a = found.get(i);
             String via = a.equals(text) ? "" : " (" + text + " in the hosts file)";
-            builder.place(a, found.size() == 1 ? name : name + "-" + (i + 1), role,
+            builder.place(a, found.size() == 1 ? name : name + "-" + (i + 1), role, cluster,
                     source + ", " + key + " " + a + via, at, element, key);
         }
     }

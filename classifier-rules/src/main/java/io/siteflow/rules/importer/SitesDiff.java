@@ -17,8 +17,8 @@ import java.util.stream.Collectors;
 /**
  * {@code siteflow sites diff}: what changed between a site model and the model imported from the domain now.
  * Hosts are compared by name, only those with a role the import gives ({@code admin}, {@code app-server},
- * {@code db}): a host added ({@code +}), removed ({@code -}), moved to another address or changed role
- * ({@code ~}). Ports are the single ports of the user's rules, with their category. Lines are sorted. Stateless.
+ * {@code db}): a host added ({@code +}), removed ({@code -}), moved to another address, changed role or moved
+ * to another cluster ({@code ~}: isolation groups by cluster follow the {@code cluster:} key). Ports are the single ports of the user's rules, with their category. Lines are sorted. Stateless.
  */
 public final class SitesDiff {
     private static final Set<Role> IMPORTED_ROLES = Set.of(Role.ADMIN, Role.APP_SERVER, Role.DB);
@@ -43,6 +43,8 @@ public final class SitesDiff {
                         + " (" + b.site().name() + ")");
             } else if (!a.role().equals(b.role())) {
                 out.add("~ host " + name + " role: " + a.role() + " -> " + b.role());
+            } else if (!a.cluster().equals(b.cluster())) {
+                out.add("~ host " + name + " cluster: " + clusterText(a) + " -> " + clusterText(b));
             }
         }
         Set<PortUse> portsWas = ports(model);
@@ -57,6 +59,10 @@ public final class SitesDiff {
             }
         }
         return out;
+    }
+
+    private static String clusterText(Host h) {
+        return h.cluster().isEmpty() ? "(none)" : h.cluster();
     }
 
     private static Map<String, Host> hosts(SiteModel m) {

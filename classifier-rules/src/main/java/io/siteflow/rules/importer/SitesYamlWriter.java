@@ -7,7 +7,8 @@ import java.util.stream.Collectors;
 
 /**
  * Writes an {@link ImportedModel} as {@code sites.yaml} (docs/RULES.md): a header, {@code defaults: fmw}, the
- * sites in the order given, hosts and rules in flow style, each entry after its {@code # source} comment lines.
+ * sites in the order given, hosts and rules in flow style, each entry after its {@code # source} comment lines,
+ * then the {@code isolation:} block when the import was asked for it.
  * The text depends on the model only: equal models give byte-identical files. Stateless.
  */
 public final class SitesYamlWriter {
@@ -31,7 +32,11 @@ public final class SitesYamlWriter {
         for (ImportedModel.HostEntry h : m.hosts()) {
             comments(sb, h.sources());
             sb.append("  - { address: ").append(scalar(h.address())).append(", name: ").append(scalar(h.name()))
-                    .append(", role: ").append(h.role()).append(" }\n");
+                    .append(", role: ").append(h.role());
+            if (!h.cluster().isEmpty()) {
+                sb.append(", cluster: ").append(scalar(h.cluster()));
+            }
+            sb.append(" }\n");
         }
         sb.append(m.rules().isEmpty() ? "rules: []\n" : "rules:\n");
         for (ImportedModel.RuleEntry r : m.rules()) {
@@ -51,7 +56,7 @@ public final class SitesYamlWriter {
             }
             sb.append(" }\n");
         }
-        return sb.toString();
+        return sb.append(m.isolation()).toString();
     }
 
     private static void comments(StringBuilder sb, List<String> sources) {

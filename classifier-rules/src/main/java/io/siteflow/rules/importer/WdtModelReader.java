@@ -38,7 +38,7 @@ public final class WdtModelReader {
         List<Domain.JmsServer> jms = named(resources.get("JMSServer"), (n, j) -> new Domain.JmsServer(n, targets(j)));
         List<Domain.DataSource> sources = named(resources.get("JDBCSystemResource"), (n, r) -> {
             YamlTree url = r.get("JdbcResource").get("JDBCDriverParams").get("URL");
-            return new Domain.DataSource(n, url.text(), url.origin().line() > 0 ? url.origin() : r.origin());
+            return new Domain.DataSource(n, url.text(), targets(r), url.origin().line() > 0 ? url.origin() : r.origin());
         });
         List<Domain.CoherenceCluster> coherence = named(resources.get("CoherenceClusterSystemResource"), (n, r) -> {
             YamlTree params = r.get("CoherenceResource").get("CoherenceClusterParams");

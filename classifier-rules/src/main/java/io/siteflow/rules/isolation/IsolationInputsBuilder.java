@@ -20,6 +20,7 @@ import java.util.Optional;
  */
 public final class IsolationInputsBuilder {
     private final IsolationEvaluator evaluator;
+    private final java.util.function.Function<IsolationEdge, String> entry;
     private final Map<String, IsolationEdge> edges = new HashMap<>();
     private final Map<String, String> observers = new HashMap<>();
     private final Map<String, HostRtt> rtts = new HashMap<>();
@@ -27,6 +28,20 @@ public final class IsolationInputsBuilder {
     private long otherObserver;
 
     public IsolationInputsBuilder(IsolationEvaluator evaluator) {
+        this(evaluator, IsolationEdge::entryKey);
+    }
+
+    /**
+     * A builder whose entries are an edge's records of one category and detected L7 protocol
+     * ({@link IsolationProposal#entryKey}): what a proposal is made from, so that an edge whose flows carried
+     * different L7 protocols is proposed without an L7 condition, instead of with its first record's.
+     */
+    public static IsolationInputsBuilder forProposal(IsolationEvaluator evaluator) {
+        return new IsolationInputsBuilder(evaluator, IsolationProposal::entryKey);
+    }
+
+    private IsolationInputsBuilder(IsolationEvaluator evaluator, java.util.function.Function<IsolationEdge, String> entry) {
+        this.entry = entry;
         this.evaluator = Objects.requireNonNull(evaluator, "evaluator");
     }
 
@@ -52,7 +67,7 @@ public final class IsolationInputsBuilder {
             return;
         }
         IsolationEdge edge = IsolationEdge.of(r, c, d.get(), evaluator);
-        edges.merge(edge.entryKey(), edge, IsolationEdge::plus);
+        edges.merge(entry.apply(edge), edge, IsolationEdge::plus);
     }
 
     /** Records added. */
@@ -74,7 +89,7 @@ public final class IsolationInputsBuilder {
      */
     public IsolationInputs build(long fromMs, long toMs, List<Unverified> unverified) {
         List<IsolationEdge> e = new ArrayList<>(edges.values());
-        e.sort(Comparator.comparing(IsolationEdge::entryKey));
+        e.sort(Comparator.comparing(entry));
         List<HostRtt> r = new ArrayList<>(rtts.values());
         r.sort(Comparator.comparing(HostRtt::key));
         return new IsolationInputs(evaluator, fromMs, toMs, e, unverified, r);

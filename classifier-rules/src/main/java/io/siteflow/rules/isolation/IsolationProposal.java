@@ -8,6 +8,7 @@ import io.siteflow.rules.model.Protocols;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -47,7 +48,7 @@ public final class IsolationProposal {
     private static final class Evidence {
         long bytes;
         long flows;
-        long edges;
+        final Set<String> edges = new HashSet<>();
         long first = Long.MAX_VALUE;
         long last = Long.MIN_VALUE;
         final Set<String> l7 = new LinkedHashSet<>();
@@ -55,7 +56,7 @@ public final class IsolationProposal {
         void add(IsolationEdge e) {
             bytes += e.bytes();
             flows += e.flowsReported();
-            edges++;
+            edges.add(e.key());
             first = Math.min(first, e.firstSeenMs());
             last = Math.max(last, e.lastSeenMs());
             l7.add(e.l7());
@@ -63,10 +64,20 @@ public final class IsolationProposal {
     }
 
     /**
+     * The entry of an edge's records in a proposal's inputs, {@code key()|category|l7}
+     * ({@link IsolationInputsBuilder#forProposal}).
+     */
+    public static String entryKey(IsolationEdge e) {
+        return e.key() + "|" + e.category().name() + "|" + e.l7();
+    }
+
+    /**
      * The YAML text of an {@code isolation:} block allowing every edge of the inputs with at least {@code minFlows}
      * flows, from {@code isolation:} (after its header comment) to its last line, each line ending in a newline.
      *
-     * @param inputs   the edges of a period and the evaluator of the site model in force
+     * @param inputs   the edges of a period and the evaluator of the site model in force; an entry's L7 and category
+     *                 are its first record's, so inputs with an entry per edge, category and L7
+     *                 ({@link IsolationInputsBuilder#forProposal}) give the exact proposal
      * @param minFlows the least flows an edge needs to be proposed (1 or less: every edge)
      */
     public static String propose(IsolationInputs inputs, int minFlows) {
@@ -76,9 +87,11 @@ public final class IsolationProposal {
         Evidence all = new Evidence();
         Evidence few = new Evidence();
         Evidence outside = new Evidence();
+        Map<String, Long> flowsOfEdge = new HashMap<>();
+        inputs.edges().forEach(e -> flowsOfEdge.merge(e.key(), e.flows(), Long::sum));
         for (IsolationEdge e : inputs.edges()) {
             all.add(e);
-            if (e.flowsReported() < minFlows) {
+            if (Math.max(1, flowsOfEdge.get(e.key())) < minFlows) {
                 few.add(e);
                 continue;
             }
@@ -90,19 +103,19 @@ public final class IsolationProposal {
                     e.serverPort(), e.proto());
             rules.computeIfAbsent(k, x -> new Evidence()).add(e);
         }
-        List<String> header = List.of("isolation policy proposed by siteflow from " + count(all.edges, "edge")
-                + (all.edges == 0 ? "" : " seen " + time(all.first) + " to " + time(all.last))
+        List<String> header = List.of("isolation policy proposed by siteflow from " + count(all.edges.size(), "edge")
+                + (all.edges.isEmpty() ? "" : " seen " + time(all.first) + " to " + time(all.last))
                 + ": it allows exactly that traffic (docs/RULES.md, \"Proposing a policy\")");
         List<PolicyYaml.Rule> allow = new ArrayList<>();
         Set<String> names = new HashSet<>();
         rules.forEach((k, ev) -> allow.add(rule(k, ev, names)));
         List<String> closing = new ArrayList<>();
-        if (few.edges > 0) {
-            closing.add("left out: " + count(few.edges, "edge") + " with fewer than " + count(minFlows, "flow") + " ("
+        if (!few.edges.isEmpty()) {
+            closing.add("left out: " + count(few.edges.size(), "edge") + " with fewer than " + count(minFlows, "flow") + " ("
                     + evidence(few) + ")");
         }
-        if (outside.edges > 0) {
-            closing.add("left out: " + count(outside.edges, "edge") + " with an end in no site (" + evidence(outside)
+        if (!outside.edges.isEmpty()) {
+            closing.add("left out: " + count(outside.edges.size(), "edge") + " with an end in no site (" + evidence(outside)
                     + ")");
         }
         return PolicyYaml.block(header, inputs.evaluator().policy().scope().text(), groups.groups(), allow, closing);

@@ -36,6 +36,27 @@ class SitesDiffTest {
         assertThat(SitesDiff.between(was, was)).isEmpty();
     }
 
+    @Test
+    void reportsAServerThatChangedCluster() throws Exception {
+        SiteModel was = model("""
+                hosts:
+                  - { address: 10.1.0.20, name: s1, role: app-server, cluster: soa_cluster }
+                  - { address: 10.1.0.21, name: s2, role: app-server }
+                  - { address: 10.1.0.22, name: s3, role: app-server, cluster: soa_cluster }
+                """);
+        SiteModel now = model("""
+                hosts:
+                  - { address: 10.1.0.20, name: s1, role: app-server, cluster: osb_cluster }
+                  - { address: 10.1.0.21, name: s2, role: app-server, cluster: soa_cluster }
+                  - { address: 10.1.0.22, name: s3, role: app-server }
+                """);
+
+        assertThat(SitesDiff.between(was, now)).containsExactly(
+                "~ host s1 cluster: soa_cluster -> osb_cluster",
+                "~ host s2 cluster: (none) -> soa_cluster",
+                "~ host s3 cluster: soa_cluster -> (none)");
+    }
+
     private static SiteModel model(String rest) throws Exception {
         return SiteModelLoader.parse("m.yaml", SITES + rest).orThrow();
     }

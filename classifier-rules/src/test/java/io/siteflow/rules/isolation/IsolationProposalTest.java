@@ -15,7 +15,7 @@ class IsolationProposalTest {
 
     @Test
     void proposesOneRulePerGroupPairCategoryPortAndProtocolWithItsEvidence() {
-        String block = IsolationProposal.propose(ProposalFixture.inputs(MODEL, ProposalFixture.traffic()), 1);
+        String block = IsolationProposal.propose(ProposalFixture.proposalInputs(MODEL, ProposalFixture.traffic()), 1);
 
         assertThat(block).isEqualTo("""
                 # isolation policy proposed by siteflow from 9 edges seen 2025-11-24T16:00:00Z to 2025-11-24T16:00:10.500Z: it allows exactly that traffic (docs/RULES.md, "Proposing a policy")
@@ -50,7 +50,7 @@ class IsolationProposalTest {
 
     @Test
     void theProposalLoadsWithItsModelWithoutADiagnostic() {
-        String block = IsolationProposal.propose(ProposalFixture.inputs(MODEL, ProposalFixture.traffic()), 1);
+        String block = IsolationProposal.propose(ProposalFixture.proposalInputs(MODEL, ProposalFixture.traffic()), 1);
 
         LoadResult r = SiteModelLoader.parse("sites.yaml", IsolationProposal.withBlock(ProposalFixture.MODEL, block));
 
@@ -65,7 +65,7 @@ class IsolationProposalTest {
 
     @Test
     void leavesOutEdgesWithFewerFlowsThanAskedAndCountsThem() {
-        String block = IsolationProposal.propose(ProposalFixture.inputs(MODEL, ProposalFixture.traffic()), 2);
+        String block = IsolationProposal.propose(ProposalFixture.proposalInputs(MODEL, ProposalFixture.traffic()), 2);
 
         assertThat(block.lines().filter(l -> l.startsWith("    - ")).map(l -> l.substring(14, l.indexOf(','))))
                 .containsExactly("soa_cluster-to-db-DB-1521", "osb_cluster-to-soa_cluster-CLUSTER-8001");
@@ -81,7 +81,7 @@ class IsolationProposalTest {
     void writesNoL7ConditionWhenTheEdgesOfARuleCarryDifferentL7() {
         // 7002: two edges of one rule, one T3, one HTTP: no l7 condition; T3 from wls1 to the database is inside
         // region1, out of the cross-site scope: not proposed
-        String block = IsolationProposal.propose(ProposalFixture.inputs(MODEL, List.of(
+        String block = IsolationProposal.propose(ProposalFixture.proposalInputs(MODEL, List.of(
                 ProposalFixture.tcp("10.2.0.20", "10.1.0.10", 1521, 1_000, 0, "oracle-tns"),
                 ProposalFixture.tcp("10.1.0.21", "10.1.0.10", 1521, 1_000, 1, "t3"),
                 ProposalFixture.tcp("10.2.0.20", "10.1.0.21", 7001, 1_000, 2, "t3"),
@@ -96,12 +96,41 @@ class IsolationProposalTest {
 
     @Test
     void proposesAnEmptyAllowListFromNoTraffic() {
-        String block = IsolationProposal.propose(ProposalFixture.inputs(MODEL, List.of()), 1);
+        String block = IsolationProposal.propose(ProposalFixture.proposalInputs(MODEL, List.of()), 1);
 
         assertThat(block).startsWith("# isolation policy proposed by siteflow from 0 edges: it allows exactly that "
                 + "traffic (docs/RULES.md, \"Proposing a policy\")\n").endsWith("  allow: []\n");
         LoadResult r = SiteModelLoader.parse("sites.yaml", IsolationProposal.withBlock(ProposalFixture.MODEL, block));
         assertThat(r.diagnostics()).isEmpty();
         assertThat(r.model().orElseThrow().isolation().orElseThrow().allow()).isEmpty();
+    }
+
+    @Test
+    void withBlockReplacesTheOldBlockAndKeepsWhatFollowsIt() {
+        String model = """
+                sites:
+                  region1: { cidrs: [10.1.0.0/16] }
+                isolation:
+                  scope: all
+                  allow:
+                    - { name: old, from: any, to: any }
+
+                # the audited pairs
+                audit:
+                  - { server: wls1, remoteSite: region2 }
+                """;
+
+        assertThat(IsolationProposal.withBlock(model, "isolation:\n  allow: []\n")).isEqualTo("""
+                sites:
+                  region1: { cidrs: [10.1.0.0/16] }
+                isolation:
+                  allow: []
+
+                # the audited pairs
+                audit:
+                  - { server: wls1, remoteSite: region2 }
+                """);
+        assertThat(IsolationProposal.withBlock("sites: {}", "isolation:\n  allow: []\n"))
+                .isEqualTo("sites: {}\nisolation:\n  allow: []\n");
     }
 }

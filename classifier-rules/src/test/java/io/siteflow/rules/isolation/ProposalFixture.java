@@ -1,16 +1,11 @@
 package io.siteflow.rules.isolation;
 
 import io.siteflow.model.FlowRecord;
-import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.load.LoadResult;
 import io.siteflow.rules.load.SiteModelLoader;
 import io.siteflow.rules.model.SiteModel;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A two-site model with clusters, roles and an unlisted address, and the records and edges of its traffic. */
@@ -24,6 +19,7 @@ final class ProposalFixture {
               - { address: 10.1.0.10, name: db1, role: db }
               - { address: 10.1.0.5, name: admin1, role: admin }
               - { address: 10.1.0.21, name: wls1, role: app-server, cluster: soa_cluster }
+              - { address: 10.1.0.22, name: wls2, role: app-server, cluster: soa_cluster }
               - { address: 10.2.0.20, name: wls3, role: app-server, cluster: soa_cluster }
               - { address: 10.2.0.30, name: osb3, role: app-server, cluster: osb_cluster }
               - { address: 10.2.0.25, name: batch3, role: app-server }
@@ -77,19 +73,17 @@ final class ProposalFixture {
                 tcp("10.2.0.30", "10.1.0.21", 8001, 400, 10, "http"));
     }
 
-    /** The records as edges decided by the model's policy (or an empty one), one entry per edge, in first-seen order. */
+    /** The records as a proposal is made from them: an entry per edge, category and L7. */
+    static IsolationInputs proposalInputs(SiteModel model, List<FlowRecord> records) {
+        IsolationInputsBuilder b = IsolationInputsBuilder.forProposal(IsolationEvaluator.orEmpty(new Classifier(model)));
+        records.forEach(b::add);
+        return b.build(T0, T0 + 3_600_000, List.of());
+    }
+
+    /** The records decided by the model's policy (or an empty one) as the offline check accumulates them. */
     static IsolationInputs inputs(SiteModel model, List<FlowRecord> records) {
-        Classifier classifier = new Classifier(model);
-        IsolationEvaluator evaluator = IsolationEvaluator.orEmpty(classifier);
-        Map<String, IsolationEdge> edges = new LinkedHashMap<>();
-        for (FlowRecord r : records) {
-            Classification c = classifier.classify(r);
-            Optional<IsolationDecision> d = evaluator.decide(Classifier.flowOf(r), c);
-            d.ifPresent(decision -> {
-                IsolationEdge e = IsolationEdge.of(r, c, decision, evaluator);
-                edges.merge(e.key(), e, IsolationEdge::plus);
-            });
-        }
-        return new IsolationInputs(evaluator, T0, T0 + 3_600_000, new ArrayList<>(edges.values()), List.of(), List.of());
+        IsolationInputsBuilder b = new IsolationInputsBuilder(IsolationEvaluator.orEmpty(new Classifier(model)));
+        records.forEach(b::add);
+        return b.build(T0, T0 + 3_600_000, List.of());
     }
 }

@@ -1,14 +1,132 @@
 package io.siteflow.cli.isolation;
 
+import io.siteflow.agent.app.FileReplay;
+import io.siteflow.agent.flow.FlowSink;
+import io.siteflow.agent.flow.FlowTableConfig;
+import io.siteflow.cli.CaptureInput;
+import io.siteflow.model.FlowRecord;
+import io.siteflow.model.cli.ExitCodes;
+import io.siteflow.rules.classify.Classifier;
+import io.siteflow.rules.isolation.IsolationEvaluator;
+import io.siteflow.rules.isolation.IsolationInputsBuilder;
+import io.siteflow.rules.isolation.IsolationProposal;
+import io.siteflow.rules.load.SiteModelLoader;
+import io.siteflow.rules.model.SiteModel;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** {@code siteflow isolation propose} (being built: issue 25). */
-@Command(name = "propose", separator = " ", mixinStandardHelpOptions = true,
-        header = "(being built)")
+/**
+ * {@code siteflow isolation propose}: captures → flows → classify → edges → the {@code isolation:} block that allows
+ * exactly what was seen ({@link IsolationProposal}; docs/RULES.md, "Proposing a policy"), offline, without Kafka.
+ */
+@Command(name = "propose", separator = " ", mixinStandardHelpOptions = true, sortOptions = false,
+        header = "Propose the isolation: block that allows exactly the traffic of captures.",
+        description = {"Read capture files the way 'siteflow audit' does and print an isolation:",
+            "block for the site model that allows every edge seen (client, server, server",
+            "port, protocol), whatever the model's own policy says of it. Groups come from",
+            "the model's clusters and roles: a host is in its cluster's group, else in its",
+            "role's; an address in no hosts entry is 'unlisted'. One allow rule per group",
+            "pair, category, server port and protocol, with the L7 protocol where all its",
+            "edges had the same, each after a comment with its evidence (bytes, flows,",
+            "first and last seen). Review it, then paste it into sites.yaml (or use",
+            "--in-model): from then on 'siteflow isolation check' reports what the",
+            "captures did not show. Reference: docs/RULES.md, \"Proposing a policy\".", "",
+            "Example:", "  siteflow isolation propose w1.pcap w2.pcap --sites sites.yaml --min-flows 3", ""},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:done",
+            "1:failure, with its cause (e.g. --out cannot be written)",
+            "2:a capture or the site model not read whole (the proposal covers what was read)",
+            "64:wrong usage"})
 public final class IsolationProposeCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "CAPTURE",
+            description = "Capture files: pcap, pcapng or gzip-compressed, read in the order given.")
+    List<Path> captures;
+
+    @Option(names = "--sites", required = true, paramLabel = "FILE", description = "The site model (sites.yaml).")
+    Path sites;
+
+    @Option(names = "--min-flows", paramLabel = "N",
+            description = "Leave out edges with fewer than N flows (counted in a closing comment). Default: ${DEFAULT-VALUE}.")
+    int minFlows = 1;
+
+    @Option(names = "--in-model",
+            description = "Print the whole site model with the proposal in place of its isolation: block.")
+    boolean inModel;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "Write to FILE instead of standard output.")
+    Path out;
+
+    @Option(names = "--agent", defaultValue = "propose", paramLabel = "ID",
+            description = "The observer's agent id in the records. Default: ${DEFAULT-VALUE}.")
+    String agent;
+
     @Override
-    public Integer call() {
-        return 1;
+    public Integer call() throws IOException {
+        if (minFlows < 1) {
+            throw new ParameterException(spec.commandLine(), "--min-flows " + minFlows + ": must be 1 or more");
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        Optional<SiteModel> model = CaptureInput.check(captures, sites, err);
+        if (model.isEmpty()) {
+            return ExitCodes.INPUT;
+        }
+        IsolationInputsBuilder builder = IsolationInputsBuilder.forProposal(
+                IsolationEvaluator.orEmpty(new Classifier(model.get())));
+        List<String> problems = new ArrayList<>();
+        for (Path capture : captures) {
+            problems.addAll(FileReplay.run(capture, agent, FlowTableConfig.DEFAULTS, new FlowSink() {
+                @Override
+                public void accept(FlowRecord r) {
+                    builder.add(r);
+                }
+
+                @Override
+                public void close() {
+                }
+            }).problems());
+        }
+        String block = IsolationProposal.propose(builder.build(0, Long.MAX_VALUE, List.of()), minFlows);
+        String text = inModel ? IsolationProposal.withBlock(SiteModelLoader.read(sites), block) : block;
+        if (!write(text, err)) {
+            return ExitCodes.FAILURE;
+        }
+        problems.forEach(err::println);
+        err.flush();
+        return problems.isEmpty() ? ExitCodes.OK : ExitCodes.INPUT;
+    }
+
+    /** The text to {@code --out} or standard output; false after printing why it could not be written. */
+    private boolean write(String text, PrintWriter err) {
+        if (out == null) {
+            PrintWriter stdout = spec.commandLine().getOut();
+            stdout.print(text);
+            stdout.flush();
+            return true;
+        }
+        try {
+            Files.writeString(out, text, StandardCharsets.UTF_8);
+            return true;
+        } catch (IOException e) {
+            err.println("siteflow isolation propose: --out " + out + ": cannot write: " + e.getClass().getSimpleName()
+                    + " " + e.getMessage());
+            err.flush();
+            return false;
+        }
     }
 }
