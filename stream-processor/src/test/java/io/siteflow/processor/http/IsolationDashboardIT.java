@@ -81,6 +81,11 @@ class IsolationDashboardIT {
         return String.format(Locale.ROOT, "%,d", n);
     }
 
+    /** µs as the page writes them: "0.28 ms". */
+    static String ms(long micros) {
+        return String.format(Locale.ROOT, "%.2f ms", micros / 1000.0);
+    }
+
     static List<String> strings(JsonNode array) {
         List<String> out = new ArrayList<>();
         array.forEach(n -> out.add(n.asText()));
@@ -164,7 +169,10 @@ class IsolationDashboardIT {
                 .map(e -> e.getDomAttribute("data-address")).toList()).containsExactly("10.1.0.11");
         assertThat(text(By.cssSelector("#isolation-suspects li .message"))).isEqualTo(suspect.get("message").asText());
         assertThat(text(By.cssSelector("#isolation-suspects li .figures"))).isEqualTo("(<script>alert(1)</script> "
-                + "10.1.0.11 in region1, peers in region2: min handshake RTT 0.28 ms, reference 6.40 ms)");
+                + "10.1.0.11 in " + suspect.get("site").asText() + ", peers in " + suspect.get("peerSite").asText()
+                + ": min handshake RTT " + ms(suspect.get("minRttMicros").asLong()) + ", reference "
+                + ms(suspect.get("referenceMicros").asLong()) + ")");
+        assertThat(ms(suspect.get("minRttMicros").asLong())).isEqualTo("0.28 ms");
         assertThat(text(By.cssSelector("#isolation-unverified li"))).isEqualTo("UNVERIFIED agent db1 (host agent of "
                 + "db1 10.1.0.10): " + report.get("unverified").get(0).get("reason").asText());
         assertThat(browser.driver.findElement(By.id("isolation-csv")).getDomProperty("href")).isEqualTo(server.url()
