@@ -116,6 +116,21 @@ class IsolationStageTest {
         }
     }
 
+    @Test
+    void theMetricIsExportedAsSiteflowIsolationBytesTotalByDecisionAndRule() {
+        var registry = new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
+                io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT);
+        PipelineMetrics m = new PipelineMetrics(registry);
+
+        m.isolationBytes(Decision.DENIED, "no-t3-to-db", 400);
+        m.isolationBytes(Decision.DENIED, "no-t3-to-db", 20);
+        m.isolationBytes(Decision.UNLISTED, "", 500);
+
+        assertThat(registry.scrape()).contains(
+                "siteflow_isolation_bytes_total{decision=\"DENIED\",rule=\"no-t3-to-db\"} 420.0",
+                "siteflow_isolation_bytes_total{decision=\"UNLISTED\",rule=\"\"} 500.0");
+    }
+
     private static List<FlowRecord> mixAndLast() {
         List<FlowRecord> all = new ArrayList<>(mix());
         all.add(flow().id("i-8").at(T0 + 125_000).bytes(1, 0).build());
