@@ -179,6 +179,34 @@ class IsolationDashboardIT {
                 + "/api/isolation/report?from=0&to=" + IsolationView.ALL_TO + "&format=csv");
     }
 
+    /**
+     * "last hour" asks the API for the hour ending now: the period is shown in UTC, the CSV link names it, and the
+     * fixture's edges (all within the hour) are still there.
+     */
+    @Test
+    void aPeriodPickedAsksTheApiForItAndTheCsvLinkNamesIt() throws Exception {
+        openSnapshot(server);
+        new org.openqa.selenium.support.ui.Select(browser.driver.findElement(By.name("period"))).selectByValue("1h");
+        browser.waiting().until(d -> !d.findElement(By.id("isolation-period")).getText()
+                .equals("everything the processor retains"));
+        java.net.URI csv = java.net.URI.create(browser.driver.findElement(By.id("isolation-csv")).getDomProperty("href"));
+        assertThat(csv.getPath()).isEqualTo("/api/isolation/report");
+        Map<String, Long> q = new HashMap<>();
+        for (String kv : csv.getQuery().split("&")) {
+            String[] p = kv.split("=", 2);
+            q.put(p[0], p[0].equals("format") ? 0L : Long.parseLong(p[1]));
+        }
+        assertThat(q.keySet()).containsExactlyInAnyOrder("from", "to", "format");
+        assertThat(csv.getQuery()).endsWith("&format=csv");
+        assertThat(q.get("to") - q.get("from")).isEqualTo(3_600_000L);
+        assertThat(text(By.id("isolation-period"))).isEqualTo(Instant.ofEpochMilli(q.get("from")) + " to "
+                + Instant.ofEpochMilli(q.get("to")));
+        assertThat(browser.driver.findElements(By.cssSelector("#isolation-violations article.violation"))).hasSize(3);
+        String csvBody = api(server, csv.getPath() + "?" + csv.getQuery());
+        assertThat(csvBody.split("\r\n")).hasSize(4);
+        assertThat(csvBody).startsWith("decision,rule,client,server,");
+    }
+
     @Test
     void theProposalButtonShowsTheBlockTheApiProposes() throws Exception {
         openSnapshot(server);
