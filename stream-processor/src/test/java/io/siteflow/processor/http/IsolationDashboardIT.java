@@ -3,6 +3,7 @@ package io.siteflow.processor.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.siteflow.rules.isolation.IsolationInputs;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -229,7 +230,8 @@ class IsolationDashboardIT {
 
     /**
      * A model without an {@code isolation:} block: the view says so in its place (the API's 404 message), and the
-     * proposal still answers; live, the view follows the model in force within its polling interval.
+     * proposal still answers; live, the view follows the model in force within its polling interval, and a report
+     * shown stays while the API answers 503.
      */
     @Test
     void aModelWithoutAPolicyIsSaidAndAProposalIsStillMade() throws Exception {
@@ -240,6 +242,18 @@ class IsolationDashboardIT {
             browser.driver.get(s.url() + "/#isolation");
             browser.waiting().until(d -> "true".equals(d.findElement(By.tagName("body")).getDomAttribute("data-rendered")));
             assertThat(text(By.id("isolation-summary"))).startsWith("3 of 9 group pairs not isolated");
+            assertThat(browser.driver.findElement(By.id("isolation-status")).isDisplayed()).isFalse();
+
+            // a 503 (here: no model in force) is said above the report shown, which stays
+            IsolationInputs before = q.isolation(0, IsolationView.ALL_TO).orElseThrow();
+            q.withoutIsolation();
+            browser.waiting().until(d -> d.findElement(By.id("isolation-status")).isDisplayed());
+            assertThat(text(By.id("isolation-status")))
+                    .isEqualTo("HTTP 503: isolation: no site model in force yet (the processor reads it from siteflow.sites)");
+            assertThat(browser.driver.findElement(By.id("isolation-body")).isDisplayed()).isTrue();
+            assertThat(text(By.id("isolation-summary"))).startsWith("3 of 9 group pairs not isolated");
+            q.withIsolation(before);
+            browser.waiting().until(d -> !d.findElement(By.id("isolation-status")).isDisplayed());
 
             q.withIsolation(FakeQueries.isolation(end, FakeQueries.YAML_WITHOUT_POLICY));
             String model = q.isolation(0, 1).orElseThrow().evaluator().classifier().model().version();

@@ -18,7 +18,7 @@ export function token() {
   return sessionStorage.getItem(KEY) || '';
 }
 
-/** GET /api/<path> as JSON; throws Error("HTTP 401: ...") on failure. */
+/** GET /api/<path> as JSON; throws Error("HTTP 401: ...") with its .status on failure. */
 export async function get(path, params) {
   return (await fetchOk(path, params)).json();
 }
@@ -38,7 +38,9 @@ async function fetchOk(path, params) {
   if (!r.ok) {
     let msg = r.statusText;
     try { msg = (await r.json()).error || msg; } catch (e) { /* not JSON */ }
-    throw new Error('HTTP ' + r.status + ': ' + msg);
+    const err = new Error('HTTP ' + r.status + ': ' + msg);
+    err.status = r.status;
+    throw err;
   }
   return r;
 }

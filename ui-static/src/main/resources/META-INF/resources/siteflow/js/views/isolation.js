@@ -133,11 +133,17 @@ export async function renderIsolation() {
   try {
     r = await get('isolation', p);
   } catch (err) {
-    body.hidden = true;
+    // a report shown stays while the API cannot answer for a while (503: start-up, a moving owner); a model
+    // without a policy (404) has none to show
     status.hidden = false;
     status.textContent = err.message;
+    if (err.status === 404 || !body.dataset.shown) {
+      body.hidden = true;
+      delete body.dataset.shown;
+    }
     return;
   }
+  body.dataset.shown = 'true';
   status.hidden = true;
   body.hidden = false;
   summary(r);
