@@ -199,6 +199,33 @@ class IsolationCheckCommandTest {
     }
 
     @Test
+    void aHostAnsweringTheRemoteSiteInUnderAMillisecondIsAModelSuspectInJsonAndText() throws Exception {
+        List<TcpConversation> conversations = new ArrayList<>(List.of(tns, cluster, t3OnDbPort));
+        for (int i = 0; i < 3; i++) { // the model puts 10.2.0.40 in region2; it answers db1 in 0.2 ms
+            conversations.add(TcpConversation.between(Endpoint.of("10.2.0.40", 41000 + i), Endpoint.of("10.1.0.10", 1521))
+                    .delays(0, 100_000).build().connect(T0 + i * MS)
+                    .exchange(T0 + (20 + i) * MS, true, TnsPayloads.connect("db1", 1521, "soa"), TnsPayloads.accept(), MS)
+                    .close(T0 + (60 + i) * MS, true));
+        }
+        Path capture = write("suspect.pcap", conversations.toArray(TcpConversation[]::new));
+
+        CommandRun json = check(capture.toString(), "--sites", sites.toString(), "--format", "json");
+        CommandRun text = check(capture.toString(), "--sites", sites.toString());
+
+        assertThat(json.exitCode()).as(json.err()).isEqualTo(3);
+        assertThat(JSON.readTree(json.out()).get("modelSuspects").toString()).isEqualTo("["
+                + "{\"address\":\"10.1.0.10\",\"site\":\"region1\",\"peerSite\":\"region2\",\"minRttMicros\":200,"
+                + "\"referenceMicros\":6500,\"message\":\"10.1.0.10 (region1): handshake RTT to region2 peers 0.200 ms over "
+                + "5 handshakes, under a quarter of the region1-region2 reference 6.500 ms: the model may put it or its "
+                + "peers in the wrong site\"},"
+                + "{\"address\":\"10.2.0.40\",\"site\":\"region2\",\"peerSite\":\"region1\",\"minRttMicros\":200,"
+                + "\"referenceMicros\":6500,\"message\":\"10.2.0.40 (region2): handshake RTT to region1 peers 0.200 ms over "
+                + "3 handshakes, under a quarter of the region2-region1 reference 6.500 ms: the model may put it or its "
+                + "peers in the wrong site\"}]");
+        assertThat(text.out()).contains("\n2 MODEL_SUSPECTs:\n  10.1.0.10 (region1): handshake RTT to region2 peers 0.200 ms");
+    }
+
+    @Test
     void severalCapturesAreOneObserversPeriod() throws Exception {
         Path rest = write("rest.pcap", t3OnDbPort, unlistedToDb);
 
