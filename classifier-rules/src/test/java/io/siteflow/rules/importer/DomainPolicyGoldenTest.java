@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code sites import --isolation} on the soaedg fixture: the golden model followed by the golden
@@ -30,6 +31,16 @@ class DomainPolicyGoldenTest {
     void wdtModelGivesTheSameBytes() throws Exception {
         Findings findings = new Findings();
         SiteImport.Result r = SiteImport.fromWdtModel(SoaDomain.WDT_MODEL, withIsolation(findings), findings);
+
+        assertGolden(r);
+    }
+
+    @Test
+    void theOrderOfElementsDoesNotChangeABit(@TempDir Path dir) throws Exception {
+        Path copy = SiteImportGoldenTest.reversedServers(dir);
+        Findings findings = new Findings();
+
+        SiteImport.Result r = SiteImport.fromConfigXml(copy.resolve("config.xml"), withIsolation(findings), findings);
 
         assertGolden(r);
     }

@@ -133,4 +133,64 @@ class IsolationProposalTest {
         assertThat(IsolationProposal.withBlock("sites: {}", "isolation:\n  allow: []\n"))
                 .isEqualTo("sites: {}\nisolation:\n  allow: []\n");
     }
+
+    @Test
+    void aClusterNamedLikeARoleOrABuiltInGroupGetsASuffixAndTheBlockStillLoads() {
+        String model = """
+                sites:
+                  region1: { cidrs: [10.1.0.0/16] }
+                  region2: { cidrs: [10.2.0.0/16] }
+                hosts:
+                  - { address: 10.1.0.10, name: db1, role: db }
+                  - { address: 10.2.0.20, name: wls3, role: app-server, cluster: db }
+                  - { address: 10.2.0.21, name: wls4, role: app-server, cluster: unlisted }
+                  - { address: 10.2.0.22, name: "fd-host", role: "1521" }
+                """;
+
+        String block = IsolationProposal.propose(ProposalFixture.proposalInputs(ProposalFixture.model(model), List.of(
+                ProposalFixture.tcp("10.2.0.20", "10.1.0.10", 1521, 1_000, 0, "oracle-tns"),
+                ProposalFixture.tcp("10.2.0.21", "10.1.0.10", 1521, 1_000, 1, "oracle-tns"),
+                ProposalFixture.tcp("10.2.0.22", "10.1.0.10", 1521, 1_000, 2, "oracle-tns"))), 1);
+
+        assertThat(block).contains("""
+                  groups:
+                    db: { clusters: [db] }
+                    unlisted-cluster: { clusters: [unlisted] }
+                    db-role: { roles: [db] }
+                    "1521": { roles: ["1521"] }
+                """).contains(
+                "- { name: db-to-db-role-DB-1521, from: db, to: db-role,",
+                "- { name: unlisted-cluster-to-db-role-DB-1521, from: unlisted-cluster, to: db-role,",
+                "- { name: 1521-to-db-role-DB-1521, from: \"1521\", to: db-role,");
+        LoadResult r = SiteModelLoader.parse("sites.yaml", IsolationProposal.withBlock(model, block));
+        assertThat(r.diagnostics()).isEmpty();
+        assertThat(ProposalFixture.inputs(r.model().orElseThrow(), List.of(
+                ProposalFixture.tcp("10.2.0.22", "10.1.0.10", 1521, 1_000, 2, "oracle-tns"))).edges())
+                .extracting(IsolationEdge::rule).containsExactly("1521-to-db-role-DB-1521");
+    }
+
+    @Test
+    void proposalInputsKeepAnEdgesRecordsOfEachCategoryAndL7Apart() {
+        List<io.siteflow.model.FlowRecord> records = List.of(
+                ProposalFixture.tcp("10.2.0.20", "10.1.0.10", 1521, 1_000, 0, "oracle-tns"),
+                ProposalFixture.tcp("10.2.0.20", "10.1.0.10", 1521, 2_000, 1, null),
+                ProposalFixture.tcp("10.2.0.20", "10.1.0.10", 1521, 4_000, 2, "oracle-tns"));
+
+        IsolationInputs forProposal = ProposalFixture.proposalInputs(MODEL, records);
+        IsolationInputs forCheck = ProposalFixture.inputs(MODEL, records);
+
+        assertThat(forProposal.edges()).extracting(IsolationProposal::entryKey, IsolationEdge::bytes, IsolationEdge::flows)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("10.2.0.20|10.1.0.10|1521|6|DB|oracle-tns", 10_000L, 2L),
+                        org.assertj.core.groups.Tuple.tuple("10.2.0.20|10.1.0.10|1521|6|DB|unknown", 4_000L, 1L));
+        assertThat(forCheck.edges()).extracting(IsolationEdge::l7, IsolationEdge::bytes)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("oracle-tns", 14_000L));
+        assertThat(IsolationProposal.propose(forProposal, 1)).contains(
+                "# 14,000 bytes, 3 flows, first 2025-11-24T16:00:00Z, last 2025-11-24T16:00:02.500Z\n"
+                + "    - { name: soa_cluster-to-db-DB-1521, from: soa_cluster, to: db, categories: [DB], ports: [1521], "
+                + "proto: [tcp] }\n").startsWith("# isolation policy proposed by siteflow from 1 edge seen ");
+        assertThat(IsolationProposal.propose(forProposal, 3)).contains("  allow:\n    # 14,000 bytes");
+        assertThat(IsolationProposal.propose(forProposal, 4)).contains("  allow: []\n")
+                .endsWith("  # left out: 1 edge with fewer than 4 flows (14,000 bytes, 3 flows, "
+                        + "first 2025-11-24T16:00:00Z, last 2025-11-24T16:00:02.500Z)\n");
+    }
 }
