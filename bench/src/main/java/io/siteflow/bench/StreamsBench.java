@@ -60,7 +60,52 @@ public final class StreamsBench {
     static final int SETTLE_MAX_S = 300;
     static final long T0 = SyntheticCluster.T0;
     static final List<String> SERVERS = SyntheticCluster.SERVERS;
-    static final String SITES = SyntheticCluster.SITES;
+    /**
+     * {@code ISOLATION}: {@code none} (default: the product's topology, the model without an {@code isolation:}
+     * block), {@code policy} (the product's topology, the model with {@link #POLICY_20}), {@code off} (no stage after
+     * classification: the topology without the isolation stage).
+     */
+    static final String ISOLATION = System.getenv().getOrDefault("ISOLATION", "none");
+    /**
+     * A 20-rule isolation policy over the synthetic cluster (5 deny, 15 allow rules; the rule that allows its DB
+     * traffic is the last allow rule, so every DB record is checked against all 20; its T3 to wls1 is allowed by none:
+     * a fifth of the records are violations, each with its nearest allow rule computed).
+     */
+    static final String POLICY_20 = """
+            isolation:
+              scope: cross-site
+              default: deny
+              groups:
+                soa: { roles: [app-server] }
+                db: { roles: [db] }
+                r1: { sites: [region1] }
+                r2: { sites: [region2] }
+                ops: { cidrs: [10.9.0.0/24] }
+                wls: { hosts: [wls1, wls3, wls4, wls5] }
+              deny:
+                - { name: no-t3-to-db, from: any, to: db, l7: [t3] }
+                - { name: no-giop-to-db, from: any, to: db, l7: [giop] }
+                - { name: no-http-to-db, from: any, to: db, l7: [http] }
+                - { name: no-unlisted-to-db, from: unlisted, to: db }
+                - { name: no-ops-ssh, from: ops, to: soa, ports: [22] }
+              allow:
+                - { name: ops-ssh, from: ops, to: any, ports: [22] }
+                - { name: ops-https, from: ops, to: any, ports: [443] }
+                - { name: frontend, from: any, to: soa, ports: [8001, 8002], l7: [http] }
+                - { name: admin, from: soa, to: soa, ports: [7001], categories: [ADMIN] }
+                - { name: coherence, from: soa, to: soa, categories: [COHERENCE] }
+                - { name: jms, from: soa, to: soa, categories: [JMS] }
+                - { name: cluster-r1, from: r1, to: r1, categories: [CLUSTER] }
+                - { name: cluster-r2, from: r2, to: r2, categories: [CLUSTER] }
+                - { name: dns, from: any, to: any, ports: [53] }
+                - { name: ntp, from: any, to: any, ports: [123] }
+                - { name: ldap, from: soa, to: any, ports: [389, 636] }
+                - { name: smtp, from: soa, to: any, ports: [25] }
+                - { name: db-r2, from: r2, to: db, ports: [1522] }
+                - { name: db-backup, from: db, to: db, ports: [1521] }
+                - { name: app-db, from: wls, to: db, categories: [DB], ports: [1521], l7: [oracle-tns] }
+            """;
+    static final String SITES = SyntheticCluster.SITES + (ISOLATION.equals("policy") ? POLICY_20 : "");
 
     private StreamsBench() {
     }
@@ -232,7 +277,9 @@ public final class StreamsBench {
         Path sites = Files.writeString(dir.resolve("sites.yaml"), SITES);
         ProcessorSettings settings = new ProcessorSettings(bootstrap, sites, 0, "127.0.0.1", "127.0.0.1", "",
                 kafkaOverrides(), dir.resolve("state"), TopologyConfig.DEFAULTS.withApplicationId("streams-bench"), SiteflowTopics.SINGLE_NODE);
-        ProcessorRuntime rt = ProcessorRuntime.create(settings, InstanceClient.NONE);
+        ProcessorRuntime rt = ISOLATION.equals("off")
+                ? ProcessorRuntime.create(settings, InstanceClient.NONE, java.util.List.of())
+                : ProcessorRuntime.create(settings, InstanceClient.NONE);
         rt.start();
         return rt;
     }
@@ -367,9 +414,10 @@ public final class StreamsBench {
         b.append(String.format(Locale.ROOT, "| bare consumer + FlowRecordJson, %d rounds of %,d records after %,d "
                 + "warm-up | median %,.0f records/s (rounds: %s) |%n", bare.length, n, warmup, median(bare),
                 rounds(bare)));
-        b.append(String.format(Locale.ROOT, "| siteflow topology (exactly_once_v2, %s stream thread%s), the same "
-                + "rounds | median %,.0f records/s (rounds: %s) |%n", threads, threads.equals("1") ? "" : "s",
-                median(streams), rounds(streams)));
+        b.append(String.format(Locale.ROOT, "| siteflow topology (exactly_once_v2, %s stream thread%s; isolation "
+                + "stage: %s), the same rounds | median %,.0f records/s (rounds: %s) |%n", threads,
+                threads.equals("1") ? "" : "s", ISOLATION.equals("off") ? "off" : ISOLATION.equals("policy")
+                        ? "on, 20-rule policy" : "on, no policy", median(streams), rounds(streams)));
         b.append(String.format(Locale.ROOT, "| **ratio of the medians, topology / bare consumer** (goal >= 0.5) "
                 + "| **%.2f** |%n", median(streams) / median(bare)));
         b.append(String.format(Locale.ROOT, "| Kafka Streams alone: read + FlowRecordJson, exactly_once_v2, 1 stream "

@@ -43,7 +43,7 @@ class KubernetesManifestsTest {
                 Map.entry("11-configmap-env.yaml", List.of("ConfigMap/siteflow-env")),
                 Map.entry("15-kafka-topics.yaml", List.of("KafkaTopic/siteflow-flows", "KafkaTopic/siteflow-agents",
                         "KafkaTopic/siteflow-sites", "KafkaTopic/siteflow-verdicts", "KafkaTopic/siteflow-alerts",
-                        "KafkaTopic/siteflow-dlq")),
+                        "KafkaTopic/siteflow-isolation", "KafkaTopic/siteflow-dlq")),
                 Map.entry("20-agent-daemonset.yaml", List.of("DaemonSet/siteflow-agent")),
                 Map.entry("30-processor-service-headless.yaml", List.of("Service/" + HEADLESS)),
                 Map.entry("31-processor-service.yaml", List.of("Service/siteflow-processor")),

@@ -50,11 +50,11 @@ public final class SiteflowAcls {
         for (String t : List.of(Topics.FLOWS, Topics.AGENTS, Topics.SITES)) {
             out.add(allow(principal, ResourceType.TOPIC, t, LITERAL, READ));
         }
-        for (String t : List.of(Topics.SITES, Topics.VERDICTS, Topics.ALERTS, Topics.DLQ)) {
+        for (String t : List.of(Topics.SITES, Topics.VERDICTS, Topics.ALERTS, Topics.ISOLATION, Topics.DLQ)) {
             out.add(allow(principal, ResourceType.TOPIC, t, LITERAL, WRITE));
         }
         for (String t : List.of(Topics.FLOWS, Topics.AGENTS, Topics.SITES, Topics.VERDICTS, Topics.ALERTS,
-                Topics.DLQ)) {
+                Topics.ISOLATION, Topics.DLQ)) {
             out.add(allow(principal, ResourceType.TOPIC, t, LITERAL, DESCRIBE));
             out.add(allow(principal, ResourceType.TOPIC, t, LITERAL, DESCRIBE_CONFIGS));
         }

@@ -48,7 +48,7 @@ class EmbeddedKafkaBrokerIT {
             assertThat(broker.bootstrap()).isEqualTo("127.0.0.1:" + port);
             assertThat(TopicAdmin.ensureTopics(broker.bootstrap(), SiteflowTopics.SINGLE_NODE))
                     .containsExactly("siteflow.flows", "siteflow.agents", "siteflow.sites", "siteflow.verdicts",
-                            "siteflow.alerts", "siteflow.dlq");
+                            "siteflow.alerts", "siteflow.isolation", "siteflow.dlq");
             assertThat(TopicAdmin.ensureTopics(broker.bootstrap(), SiteflowTopics.SINGLE_NODE)).isEmpty();
             produce(broker.bootstrap(), "10.2.0.20", "{\"id\":\"a-1\"}");
             assertThat(consume(broker.bootstrap(), 1)).containsExactly("10.2.0.20={\"id\":\"a-1\"}");

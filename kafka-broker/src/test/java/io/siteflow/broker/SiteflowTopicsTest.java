@@ -10,15 +10,18 @@ import org.junit.jupiter.api.Test;
 
 class SiteflowTopicsTest {
     @Test
-    void listsTheSixTopicsWithTheirConfigs() {
+    void listsTheSevenTopicsWithTheirConfigs() {
         SiteflowTopics spec = new SiteflowTopics(6, (short) 3);
         assertThat(spec.names()).containsExactly("siteflow.flows", "siteflow.agents", "siteflow.sites",
-                "siteflow.verdicts", "siteflow.alerts", "siteflow.dlq");
+                "siteflow.verdicts", "siteflow.alerts", "siteflow.isolation", "siteflow.dlq");
         assertThat(spec.topics().get(0)).isEqualTo(new SiteflowTopics.Topic("siteflow.flows", 6, (short) 3,
                 Map.of("message.timestamp.type", "LogAppendTime", "min.insync.replicas", "2")));
         assertThat(spec.topics().get(2)).isEqualTo(new SiteflowTopics.Topic("siteflow.sites", 1, (short) 3,
                 Map.of("cleanup.policy", "compact", "min.insync.replicas", "2")));
-        assertThat(spec.topics().get(5).configs()).isEqualTo(Map.of("min.insync.replicas", "2"));
+        assertThat(spec.topics().get(5)).isEqualTo(new SiteflowTopics.Topic("siteflow.isolation", 6, (short) 3,
+                Map.of("cleanup.policy", "compact,delete", "message.timestamp.type", "LogAppendTime",
+                        "retention.ms", "2592000000", "min.insync.replicas", "2")));
+        assertThat(spec.topics().get(6).configs()).isEqualTo(Map.of("min.insync.replicas", "2"));
     }
 
     @Test
@@ -27,7 +30,7 @@ class SiteflowTopicsTest {
         assertThat(spec.replicationFactor()).isEqualTo((short) 2);
         assertThat(spec.minInsyncReplicas()).isEqualTo(1);
         assertThat(spec.topics().get(0).configs()).isEqualTo(Map.of("message.timestamp.type", "LogAppendTime"));
-        assertThat(spec.topics().get(5).configs()).isEmpty();
+        assertThat(spec.topics().get(6).configs()).isEmpty();
     }
 
     @Test

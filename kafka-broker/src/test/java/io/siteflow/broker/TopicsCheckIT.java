@@ -54,9 +54,11 @@ class TopicsCheckIT {
                     + "factor 1: every acks=all write fails\n"
                     + "siteflow.alerts             -        -        -  missing does not exist; siteflow process or "
                     + "broker creates it\n"
+                    + "siteflow.isolation          -        -        -  missing does not exist; siteflow process or "
+                    + "broker creates it\n"
                     + "siteflow.dlq                -        -        -  missing does not exist; siteflow process or "
                     + "broker creates it\n"
-                    + "3 unsafe, 0 warnings, 2 missing: siteflow process refuses to start until the unsafe topics "
+                    + "3 unsafe, 0 warnings, 3 missing: siteflow process refuses to start until the unsafe topics "
                     + "are fixed\n");
             assertThat(code).isEqualTo(1);
         }

@@ -17,8 +17,14 @@ public final class Topics {
     public static final String SITES = "siteflow.sites";
     /** Verdict JSON per closed window, keyed by server and remote site; written by the processor. */
     public static final String VERDICTS = "siteflow.verdicts";
-    /** Alert JSON (FAIL verdicts, RTT above 10 ms, new cross-site peers), keyed by server or site pair. */
+    /** Alert JSON (FAIL verdicts, RTT above 10 ms, new cross-site peers, ISOLATION), keyed by server, site pair or isolation edge. */
     public static final String ALERTS = "siteflow.alerts";
+    /**
+     * The isolation stage's edges per window (JSON of the edge with {@code windowStart}, {@code windowEnd}), keyed by
+     * {@code client|server|serverPort|proto|windowStart}; compacted (the newest value of each edge and window) and
+     * retained by arrival.
+     */
+    public static final String ISOLATION = "siteflow.isolation";
     /** Records that could not be read, with the error, under their original key (the dead-letter topic). */
     public static final String DLQ = "siteflow.dlq";
 

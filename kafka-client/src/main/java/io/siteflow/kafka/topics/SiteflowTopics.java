@@ -4,6 +4,7 @@ import static io.siteflow.model.wire.Topics.AGENTS;
 import static io.siteflow.model.wire.Topics.ALERTS;
 import static io.siteflow.model.wire.Topics.DLQ;
 import static io.siteflow.model.wire.Topics.FLOWS;
+import static io.siteflow.model.wire.Topics.ISOLATION;
 import static io.siteflow.model.wire.Topics.SITES;
 import static io.siteflow.model.wire.Topics.VERDICTS;
 
@@ -49,7 +50,13 @@ public record SiteflowTopics(int partitions, short replicationFactor) {
         }
     }
 
-    /** All six topics, in the order of DESIGN.md. */
+    /**
+     * How long {@code siteflow.isolation} keeps an edge's window (by arrival): 30 days, the processor's default
+     * history retention, so the topic holds the period a report is asked for.
+     */
+    public static final long ISOLATION_RETENTION_MS = 30L * 24 * 3600 * 1000;
+
+    /** All seven topics, in the order of DESIGN.md. */
     public List<Topic> topics() {
         return List.of(
                 // LogAppendTime: a replayed old capture carries old event times; retention must go by
@@ -60,6 +67,10 @@ public record SiteflowTopics(int partitions, short replicationFactor) {
                 topic(SITES, 1, Map.of("cleanup.policy", "compact")),
                 topic(VERDICTS, partitions, Map.of()),
                 topic(ALERTS, partitions, Map.of()),
+                // one value per edge and window (key edge|windowStart), the newest kept by compaction; deleted by
+                // arrival time after the retention, so a replayed old capture's windows are not deleted at once
+                topic(ISOLATION, partitions, Map.of("cleanup.policy", "compact,delete",
+                        "message.timestamp.type", "LogAppendTime", "retention.ms", Long.toString(ISOLATION_RETENTION_MS))),
                 topic(DLQ, partitions, Map.of()));
     }
 

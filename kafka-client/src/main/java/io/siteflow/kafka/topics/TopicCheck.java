@@ -122,7 +122,12 @@ public record TopicCheck(int brokers, List<Row> rows) {
                     + "the site model; it must be compacted (cleanup.policy=compact)");
         }
         long retention = Long.parseLong(c.getOrDefault("retention.ms", "604800000"));
-        if (topic.equals(Topics.FLOWS) && "CreateTime".equals(c.getOrDefault("message.timestamp.type", "CreateTime"))
+        if (topic.equals(Topics.ISOLATION) && !c.getOrDefault("cleanup.policy", "delete").contains("compact")) {
+            warn.add("cleanup.policy=" + c.getOrDefault("cleanup.policy", "delete") + ": every update of an edge's "
+                    + "window is kept, not only its newest value; compact it (cleanup.policy=compact,delete)");
+        }
+        if ((topic.equals(Topics.FLOWS) || topic.equals(Topics.ISOLATION))
+                && "CreateTime".equals(c.getOrDefault("message.timestamp.type", "CreateTime"))
                 && retention >= 0) {
             unsafe.add("message.timestamp.type=CreateTime with retention.ms=" + retention + " (" + human(retention)
                     + "): records of a replayed capture older than that are deleted as they arrive; "

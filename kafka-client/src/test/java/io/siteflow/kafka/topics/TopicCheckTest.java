@@ -115,10 +115,30 @@ class TopicCheckTest {
                 1: every acks=all write fails
                 siteflow.verdicts           3        1        1  ok
                 siteflow.alerts             3        1        1  ok
+                siteflow.isolation          3        1        1  ok
                 siteflow.dlq                -        -        -  missing does not exist; siteflow process or broker \
                 creates it
                 1 unsafe, 0 warnings, 1 missing: siteflow process refuses to start until the unsafe topics are fixed
                 """);
+    }
+
+    @Test
+    void anIsolationTopicNotCompactedWarnsAndOneDatedByCreateTimeIsUnsafe() {
+        Map<String, Facts> facts = asCreated(1);
+        facts.put("siteflow.isolation", new Facts(3, 1, Map.of("message.timestamp.type", "LogAppendTime")));
+
+        TopicCheck.Row r = row(TopicCheck.of(1, NAMES, facts), "siteflow.isolation");
+        assertThat(r.status()).isEqualTo(Status.WARN);
+        assertThat(r.findings()).containsExactly("cleanup.policy=delete: every update of an edge's window is kept, "
+                + "not only its newest value; compact it (cleanup.policy=compact,delete)");
+
+        facts.put("siteflow.isolation", new Facts(3, 1, Map.of("cleanup.policy", "compact,delete",
+                "retention.ms", "2592000000")));
+        TopicCheck.Row created = row(TopicCheck.of(1, NAMES, facts), "siteflow.isolation");
+        assertThat(created.status()).isEqualTo(Status.UNSAFE);
+        assertThat(created.findings()).containsExactly("message.timestamp.type=CreateTime with retention.ms=2592000000 "
+                + "(30 d): records of a replayed capture older than that are deleted as they arrive; use "
+                + "message.timestamp.type=LogAppendTime");
     }
 
     @Test

@@ -51,6 +51,8 @@ public final class ProcessorRuntime implements AutoCloseable {
     private final TopologyConfig topology;
     private final ModelCache models;
     private final UnaryOperator<Topology> hook;
+    /** The stages after classification the topology gets: the product's, or a benchmark's choice. */
+    private final java.util.List<io.siteflow.processor.topology.ClassifiedStage> stages;
     private final StreamsQueries queries;
     private final PrometheusMeterRegistry registry;
     private final PipelineMetrics metrics;
@@ -90,7 +92,9 @@ public final class ProcessorRuntime implements AutoCloseable {
     }
 
     private ProcessorRuntime(ProcessorSettings settings, TopologyConfig topology, ModelCache models,
-                             UnaryOperator<Topology> hook, InstanceClient client) {
+                             UnaryOperator<Topology> hook, InstanceClient client,
+                             java.util.List<io.siteflow.processor.topology.ClassifiedStage> stages) {
+        this.stages = stages;
         this.settings = settings;
         this.topology = topology;
         this.models = models;
@@ -126,15 +130,30 @@ public final class ProcessorRuntime implements AutoCloseable {
 
     /** As {@link #create(ProcessorSettings, InstanceClient)}, with {@code hook} applied to each topology built. */
     static ProcessorRuntime create(ProcessorSettings settings, InstanceClient client, UnaryOperator<Topology> hook) {
+        return create(settings, client, hook, SiteflowTopology.STAGES);
+    }
+
+    /**
+     * As {@link #create(ProcessorSettings, InstanceClient)}, with {@code stages} after classification instead of the
+     * product's {@link SiteflowTopology#STAGES} (bench/streams.sh measures the isolation stage's cost this way).
+     */
+    public static ProcessorRuntime create(ProcessorSettings settings, InstanceClient client,
+                                          java.util.List<io.siteflow.processor.topology.ClassifiedStage> stages) {
+        return create(settings, client, UnaryOperator.identity(), stages);
+    }
+
+    private static ProcessorRuntime create(ProcessorSettings settings, InstanceClient client,
+                                           UnaryOperator<Topology> hook,
+                                           java.util.List<io.siteflow.processor.topology.ClassifiedStage> stages) {
         TopologyConfig topology = settings.topology().withPartitions(Startup.flowsPartitions(settings));
-        ProcessorRuntime rt = new ProcessorRuntime(settings, topology, new ModelCache(), hook, client);
+        ProcessorRuntime rt = new ProcessorRuntime(settings, topology, new ModelCache(), hook, client, stages);
         rt.current.set(rt.newGeneration(0));
         return rt;
     }
 
     /** A new Kafka Streams instance over a new topology, its state directory made fit to start. */
     private Generation newGeneration(int number) {
-        Topology built = hook.apply(SiteflowTopology.build(topology, models, metrics));
+        Topology built = hook.apply(SiteflowTopology.build(topology, models, metrics, stages));
         Properties props = settings.streamsProperties();
         KafkaStreams streams = new KafkaStreams(built, props);
         Generation g = new Generation(streams, built, number);

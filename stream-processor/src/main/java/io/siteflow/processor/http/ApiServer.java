@@ -11,6 +11,10 @@ import io.siteflow.processor.query.ProcessorHealth;
 import io.siteflow.processor.query.SiteflowQueries;
 import io.siteflow.processor.query.StoreView;
 import io.siteflow.processor.query.WhatIfSource;
+import io.siteflow.rules.isolation.IsolationCsv;
+import io.siteflow.rules.isolation.IsolationJson;
+import io.siteflow.rules.isolation.IsolationProposal;
+import io.siteflow.rules.isolation.IsolationReport;
 import io.siteflow.rules.verdict.SitePairRtts;
 import io.siteflow.rules.whatif.WhatIf;
 import io.siteflow.rules.whatif.WhatIfJson;
@@ -154,10 +158,16 @@ public final class ApiServer implements AutoCloseable {
         app.get("/api/explain", ctx -> json(ctx, views.explain(queries, Params.text(ctx, "flow"))));
         app.get("/api/dbcalls", ctx -> json(ctx, ApiJson.write(DbCallView.of(queries.dbCallHistograms()))));
         app.get("/api/whatif", ctx -> json(ctx, whatIf(Params.text(ctx, "server"), Params.text(ctx, "site"))));
+        app.get("/api/isolation", ctx -> json(ctx, IsolationJson.write(IsolationView.report(queries,
+                IsolationView.period(ctx, true)))));
+        app.get("/api/isolation/report", this::isolationReport);
+        app.get("/api/isolation/propose", this::isolationProposal);
         app.sse("/api/events", events::connect);
         app.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.get()));
         app.get("/health", this::health);
         app.exception(Params.BadRequest.class, (e, ctx) -> error(ctx, HttpStatus.BAD_REQUEST, e.getMessage()));
+        app.exception(IsolationView.NoPolicy.class, (e, ctx) -> error(ctx, HttpStatus.NOT_FOUND, e.getMessage()));
+        app.exception(IsolationView.NoModel.class, (e, ctx) -> error(ctx, HttpStatus.SERVICE_UNAVAILABLE, e.getMessage()));
         // a view that cannot answer says why, as its event on /api/events does (ViewFailure)
         app.exception(InstanceClient.RemoteQueryException.class, this::failed);
         app.exception(OwnersMovingException.class, this::failed);
@@ -203,6 +213,30 @@ public final class ApiServer implements AutoCloseable {
                     .result(ReportCsv.write(r));
             default -> throw new Params.BadRequest("format: \"" + format + "\" is not json or csv");
         }
+    }
+
+    /** The auditor's report of a period ({@code from} and {@code to} required) as JSON or CSV. */
+    private void isolationReport(Context ctx) {
+        IsolationView.Period p = IsolationView.period(ctx, false);
+        String format = Optional.ofNullable(ctx.queryParam("format")).orElse("json");
+        if (!format.equals("json") && !format.equals("csv")) {
+            throw new Params.BadRequest("format: " + Params.quote(format) + " is not json or csv");
+        }
+        IsolationReport r = IsolationView.report(queries, p);
+        if (format.equals("json")) {
+            json(ctx, IsolationJson.write(r));
+            return;
+        }
+        ctx.contentType("text/csv; charset=utf-8").header("Content-Disposition", "attachment; filename=\"siteflow-isolation-"
+                + p.from() + "-" + p.to() + ".csv\"").result(IsolationCsv.render(r));
+    }
+
+    /** The isolation: block that allows exactly the edges of a period (every edge with at least minFlows flows). */
+    private void isolationProposal(Context ctx) {
+        IsolationView.Period p = IsolationView.period(ctx, true);
+        int minFlows = Params.integer(ctx, "minFlows", 1, 1, IsolationView.MAX_MIN_FLOWS);
+        ctx.contentType("text/yaml; charset=utf-8")
+                .result(IsolationProposal.propose(IsolationView.inputs(queries, p), minFlows));
     }
 
     /**

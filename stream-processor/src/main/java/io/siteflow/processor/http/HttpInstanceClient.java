@@ -3,6 +3,9 @@ package io.siteflow.processor.http;
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.siteflow.processor.query.InstanceClient;
 import io.siteflow.processor.query.StoreView;
+import io.siteflow.processor.topology.isolation.EdgeCodec;
+import io.siteflow.rules.isolation.HostRtt;
+import io.siteflow.rules.isolation.IsolationEdge;
 import io.siteflow.processor.query.TalkerRow;
 import io.siteflow.processor.topology.Alert;
 import io.siteflow.rules.verdict.PairAggregate;
@@ -50,6 +53,9 @@ public final class HttpInstanceClient implements InstanceClient {
         this.token = token;
         this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     }
+
+    /** The last epoch ms the internal API takes: the end of 9999. */
+    private static final long LAST_MS = 253_402_300_799_999L;
 
     @Override
     public StoreView at(HostInfo host) {
@@ -116,6 +122,36 @@ public final class HttpInstanceClient implements InstanceClient {
             @Override
             public List<Long> baselineStarts() {
                 return parse(base + "/baselines", BASELINES);
+            }
+
+            @Override
+            public List<IsolationEdge> isolationEdges(long fromMs, long toMs) {
+                // the internal API takes times from 1970 to the end of 9999 (Params.time): an open period is clamped
+                String url = base + "/isolation-edges?from=" + Math.max(0, fromMs) + "&to="
+                        + Math.min(toMs, LAST_MS);
+                List<IsolationEdge> out = new ArrayList<>();
+                for (String json : parse(url, STRINGS)) {
+                    try {
+                        out.add(EdgeCodec.parse(json));
+                    } catch (IllegalArgumentException x) {
+                        throw new RemoteQueryException(url + ": " + x.getMessage(), x);
+                    }
+                }
+                return out;
+            }
+
+            @Override
+            public List<HostRtt> isolationRtts() {
+                String url = base + "/isolation-rtts";
+                List<HostRtt> out = new ArrayList<>();
+                for (String json : parse(url, STRINGS)) {
+                    try {
+                        out.add(EdgeCodec.parseRtt(json));
+                    } catch (IllegalArgumentException x) {
+                        throw new RemoteQueryException(url + ": " + x.getMessage(), x);
+                    }
+                }
+                return out;
             }
 
             @Override

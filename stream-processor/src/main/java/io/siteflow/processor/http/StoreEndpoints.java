@@ -5,6 +5,7 @@ import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import io.siteflow.processor.query.StoreView;
+import io.siteflow.processor.topology.isolation.EdgeCodec;
 import io.siteflow.rules.verdict.PairAggregateJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,9 @@ import java.util.Map;
  * a moving key is never answered as empty; without {@code partition} any task held here),
  * {@code /drops?server=S&partition=P} ({@code true|false}), {@code /latest} and
  * {@code /windows?from&to} (JSON arrays of verdict JSON <em>strings</em>, so numbers travel unchanged),
- * {@code /alerts?limit}, {@code /talkers?ports&category&limit}, {@code /baselines} (epoch ms), and
+ * {@code /alerts?limit}, {@code /talkers?ports&category&limit}, {@code /baselines} (epoch ms),
+ * {@code /isolation-edges?from&to} (the isolation edges of the windows starting in [from, to), JSON strings of
+ * {@code EdgeCodec}) and {@code /isolation-rtts} (the RTT entries, JSON strings), and
  * {@code POST /internal/store/aggregates} with a JSON array of {@link StoreView.Ask}
  * ({@code [{"server":"10.2.0.20","partition":1,"keys":["10.2.0.20|region1"],"drops":true}]}): the cumulative
  * aggregates and drops of many servers in one request, a {@link Wire} per ask in the order asked (aggregates as JSON
@@ -68,6 +71,10 @@ final class StoreEndpoints {
                 Params.time(ctx, "to")))));
         app.get(PREFIX + "/alerts", ctx -> json(ctx, ApiJson.write(store.alerts(
                 Params.integer(ctx, "limit", ApiViews.ALERTS_DEFAULT, 0, ApiViews.ALERTS_MAX)))));
+        app.get(PREFIX + "/isolation-edges", ctx -> json(ctx, ApiJson.write(store.isolationEdges(
+                Params.time(ctx, "from"), Params.time(ctx, "to")).stream().map(EdgeCodec::toJson).toList())));
+        app.get(PREFIX + "/isolation-rtts", ctx -> json(ctx, ApiJson.write(store.isolationRtts().stream()
+                .map(EdgeCodec::toJson).toList())));
         app.get(PREFIX + "/baselines", ctx -> json(ctx, ApiJson.write(store.baselineStarts())));
         app.get(PREFIX + "/talkers", ctx -> json(ctx, ApiJson.write(store.talkers(Params.flag(ctx, "ports"),
                 Params.category(ctx), Params.integer(ctx, "limit", ApiViews.TALKERS_DEFAULT, 0, ApiViews.TALKERS_MAX)))));

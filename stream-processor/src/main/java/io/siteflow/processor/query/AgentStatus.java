@@ -20,7 +20,7 @@ import java.util.Optional;
 public record AgentStatus(String agent, String iface, long lastSeenMs, long received, long droppedKernel,
         long droppedInterface, long decodeErrors, long spooled, long dropped, boolean silent) {
     /** An agent is silent when its last heartbeat is older than this (wall clock). */
-    public static final long SILENT_AFTER_MS = 30_000L;
+    public static final long SILENT_AFTER_MS = io.siteflow.processor.topology.HeartbeatStep.SILENT_AFTER_MS;
 
     /**
      * The status in a heartbeat from {@code siteflow.agents}, read by {@link Heartbeat#parse} (the class the agent

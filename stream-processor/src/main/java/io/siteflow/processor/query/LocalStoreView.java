@@ -5,6 +5,11 @@ import io.siteflow.processor.topology.AlertJson;
 import io.siteflow.processor.topology.ObserverDrops;
 import io.siteflow.processor.topology.TalkerStats;
 import io.siteflow.processor.topology.TopologySpec;
+import io.siteflow.processor.topology.HeartbeatStep;
+import io.siteflow.processor.topology.isolation.EdgeCodec;
+import io.siteflow.processor.topology.isolation.IsolationStores;
+import io.siteflow.rules.isolation.HostRtt;
+import io.siteflow.rules.isolation.IsolationEdge;
 import io.siteflow.processor.topology.store.SegmentMarks;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.PairAggregateJson;
@@ -104,8 +109,46 @@ public final class LocalStoreView implements StoreView {
                 }
             });
         }
+        ReadOnlyWindowStore<String, byte[]> iso = stores.window(IsolationStores.ALERTS);
+        try (KeyValueIterator<Windowed<String>, byte[]> it = iso.all()) {
+            it.forEachRemaining(kv -> {
+                if (!SegmentMarks.isMark(kv.key.key())) {
+                    all.add(AlertJson.parse(new String(kv.value, StandardCharsets.UTF_8)));
+                }
+            });
+        }
         all.sort(Comparator.comparingLong(Alert::timeMs).reversed().thenComparing(Alert::key));
         return all.subList(0, Math.min(Math.max(limit, 0), all.size()));
+    }
+
+    @Override
+    public List<IsolationEdge> isolationEdges(long fromMs, long toMs) {
+        List<IsolationEdge> out = new ArrayList<>();
+        if (toMs <= fromMs) {
+            return out;
+        }
+        ReadOnlyWindowStore<String, byte[]> s = stores.window(IsolationStores.EDGES);
+        try (KeyValueIterator<Windowed<String>, byte[]> it = s.fetchAll(java.time.Instant.ofEpochMilli(Math.max(0, fromMs)),
+                java.time.Instant.ofEpochMilli(toMs - 1))) {
+            it.forEachRemaining(kv -> {
+                if (!SegmentMarks.isMark(kv.key.key())) {
+                    out.add(EdgeCodec.fromBytes(kv.value));
+                }
+            });
+        }
+        return out;
+    }
+
+    @Override
+    public List<HostRtt> isolationRtts() {
+        List<HostRtt> out = new ArrayList<>();
+        try (KeyValueIterator<String, long[]> it = stores.<long[]>keyValue(IsolationStores.RTTS).all()) {
+            it.forEachRemaining(kv -> {
+                int bar = kv.key.lastIndexOf('|');
+                out.add(new HostRtt(kv.key.substring(0, bar), kv.key.substring(bar + 1), kv.value[0], kv.value[1]));
+            });
+        }
+        return out;
     }
 
     @Override
@@ -140,8 +183,37 @@ public final class LocalStoreView implements StoreView {
     public List<String> heartbeats() {
         List<String> out = new ArrayList<>();
         try (KeyValueIterator<String, String> it = stores.<String>keyValue(TopologySpec.AGENTS_STORE).all()) {
-            it.forEachRemaining(kv -> out.add(kv.value));
+            it.forEachRemaining(kv -> {
+                if (!kv.key.startsWith(HeartbeatStep.GAP_PREFIX)) {
+                    out.add(kv.value);
+                }
+            });
         }
         return out;
+    }
+
+    /** The agents' silences the global agents store recorded ({@link HeartbeatStep}), by agent id and start. */
+    public List<Silence> silences() {
+        List<Silence> out = new ArrayList<>();
+        try (KeyValueIterator<String, String> it = stores.<String>keyValue(TopologySpec.AGENTS_STORE).all()) {
+            it.forEachRemaining(kv -> {
+                if (!kv.key.startsWith(HeartbeatStep.GAP_PREFIX)) {
+                    return;
+                }
+                int bar = kv.key.lastIndexOf('|');
+                out.add(new Silence(kv.key.substring(HeartbeatStep.GAP_PREFIX.length(), bar),
+                        Long.parseLong(kv.key.substring(bar + 1)), Long.parseLong(kv.value)));
+            });
+        }
+        return out;
+    }
+
+    /**
+     * An agent silent from one heartbeat to the next, longer than {@link AgentStatus#SILENT_AFTER_MS}.
+     *
+     * @param fromMs its heartbeat before the silence (its own clock), epoch ms
+     * @param toMs   its heartbeat after it
+     */
+    public record Silence(String agent, long fromMs, long toMs) {
     }
 }

@@ -121,6 +121,18 @@ public interface StoreView {
     /** The newest alerts held here, newest first, at most {@code limit}. */
     List<Alert> alerts(int limit);
 
+    /**
+     * The isolation edges held here of the windows that start in {@code [fromMs, toMs)}, one per edge and window,
+     * oldest window first.
+     *
+     * @throws org.apache.kafka.streams.errors.InvalidStateStoreException (local view) while the stores are not
+     *         queryable
+     */
+    List<io.siteflow.rules.isolation.IsolationEdge> isolationEdges(long fromMs, long toMs);
+
+    /** The handshake RTT entries held here ({@code address|peerSite}), one per key and task. */
+    List<io.siteflow.rules.isolation.HostRtt> isolationRtts();
+
     /** When the {@code NEW_PEER} baseline of each task held here started (event time, epoch ms). */
     List<Long> baselineStarts();
 

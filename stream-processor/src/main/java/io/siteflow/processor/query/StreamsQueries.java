@@ -4,6 +4,14 @@ import io.siteflow.processor.topology.ActiveModel;
 import io.siteflow.processor.topology.Alert;
 import io.siteflow.processor.topology.ModelCache;
 import io.siteflow.rules.classify.FlowSyntax;
+import io.siteflow.rules.isolation.HostRtt;
+import io.siteflow.rules.isolation.IsolationEdge;
+import io.siteflow.rules.isolation.IsolationEvaluator;
+import io.siteflow.rules.isolation.IsolationInputs;
+import io.siteflow.rules.isolation.Unverified;
+import io.siteflow.rules.verdict.Window;
+import java.time.Instant;
+import java.util.TreeMap;
 import io.siteflow.rules.model.Host;
 import io.siteflow.rules.verdict.AuditPair;
 import io.siteflow.rules.verdict.DbSiteComparison;
@@ -54,6 +62,10 @@ public final class StreamsQueries implements SiteflowQueries {
     private final Clock clock;
     private final Duration baseline;
     private final Duration alertRepeat;
+    /** The topology's window size: the isolation edges are kept per window. */
+    private final Duration window;
+    /** The isolation evaluator of the last model asked with. */
+    private final Evaluators evaluators = new Evaluators();
     /** The latest window verdicts by their stored JSON, parsed once: room for 4,096 pairs or 16 M characters. */
     private final VerdictCache latest = new VerdictCache(4096, 16L << 20);
 
@@ -74,6 +86,7 @@ public final class StreamsQueries implements SiteflowQueries {
         this.health = health;
         this.baseline = config.baseline();
         this.alertRepeat = config.alertRepeat();
+        this.window = config.window();
         this.local = local;
         this.cluster = cluster;
         this.client = client;
@@ -185,10 +198,88 @@ public final class StreamsQueries implements SiteflowQueries {
         return out;
     }
 
-    /** Being built (issue 25): the isolation stage's stores are not there yet. */
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The edges of the windows overlapping {@code [fromMs, toMs)} (the topology's window size), read on every
+     * instance and merged per edge ({@link IsolationEdge#plus}, the evidence of the edge's earliest part); the RTT
+     * entries of every task merged per {@code address|peerSite}; the observers that were silent in the period (a
+     * gap between two heartbeats longer than {@link AgentStatus#SILENT_AFTER_MS}, recorded by the global agents
+     * store, or no heartbeat for that long before the period's end or now) or whose last heartbeat reports drops
+     * above 0.1% of its packets ({@link #unverified}).
+     *
+     * @throws OwnersMovingException when another instance does not answer, with the edges of the others
+     */
     @Override
-    public Optional<io.siteflow.rules.isolation.IsolationInputs> isolation(long fromMs, long toMs) {
-        return Optional.empty();
+    public Optional<IsolationInputs> isolation(long fromMs, long toMs) {
+        Optional<ActiveModel> m = model();
+        if (m.isEmpty()) {
+            return Optional.empty();
+        }
+        long windowMs = window.toMillis();
+        long startFrom = fromMs <= Long.MIN_VALUE + windowMs ? Long.MIN_VALUE : Window.of(fromMs, windowMs).start();
+        Map<String, IsolationEdge> edges = new TreeMap<>();
+        Map<String, HostRtt> rtts = new TreeMap<>();
+        List<OwnersMovingException.Unavailable> moving = new ArrayList<>();
+        Map<String, StoreView> views = new LinkedHashMap<>();
+        views.put("this instance", local);
+        cluster.others().forEach(h -> views.put(h.host() + ":" + h.port(), client.at(h)));
+        views.forEach((at, v) -> {
+            try {
+                for (IsolationEdge e : v.isolationEdges(startFrom, toMs)) {
+                    edges.merge(e.key(), e, (a, b) -> a.firstSeenMs() <= b.firstSeenMs() ? a.plus(b) : b.plus(a));
+                }
+                v.isolationRtts().forEach(r -> rtts.merge(r.key(), r, HostRtt::plus));
+            } catch (InstanceClient.RemoteQueryException e) {
+                moving.add(new OwnersMovingException.Unavailable(at, at, "instance " + at + " cannot answer: "
+                        + e.getMessage()));
+            }
+        });
+        if (!moving.isEmpty()) {
+            throw new OwnersMovingException("isolation edges", "instances", moving, List.copyOf(edges.values()),
+                    views.size());
+        }
+        return Optional.of(new IsolationInputs(evaluators.of(m.get()), fromMs, toMs, List.copyOf(edges.values()),
+                unverified(m.get(), fromMs, toMs), List.copyOf(rtts.values())));
+    }
+
+    /**
+     * The observers that cannot be trusted in {@code [fromMs, toMs)}, by agent id: silent in the period (a recorded
+     * gap between heartbeats overlapping it; or its last heartbeat more than {@link AgentStatus#SILENT_AFTER_MS}
+     * before the period's end, or now when that is earlier, and before the period's end), or dropping more than 0.1%
+     * of its packets (its last heartbeat, totals since the agent started, as the verdicts' drop check). A host
+     * agent (its id is a host name of the model) covers its host's address; any other agent every pair.
+     */
+    private List<Unverified> unverified(ActiveModel m, long fromMs, long toMs) {
+        long now = clock.millis();
+        long end = Math.min(toMs, now);
+        Map<String, List<String>> reasons = new TreeMap<>();
+        for (LocalStoreView.Silence s : local.silences()) {
+            if (s.fromMs() < toMs && s.toMs() > fromMs) {
+                reasons.computeIfAbsent(s.agent(), a -> new ArrayList<>()).add("silent from "
+                        + Instant.ofEpochMilli(s.fromMs()) + " to " + Instant.ofEpochMilli(s.toMs()));
+            }
+        }
+        for (String json : local.heartbeats()) {
+            Optional<AgentStatus> a = AgentStatus.of(json, now);
+            if (a.isEmpty()) {
+                continue;
+            }
+            AgentStatus st = a.get();
+            if (st.lastSeenMs() < toMs && end - st.lastSeenMs() > AgentStatus.SILENT_AFTER_MS) {
+                reasons.computeIfAbsent(st.agent(), x -> new ArrayList<>()).add("silent since "
+                        + Instant.ofEpochMilli(st.lastSeenMs()));
+            }
+            long dropped = st.droppedKernel() + st.droppedInterface();
+            if (VerdictCalculator.dropsAboveLimit(st.received(), dropped)) {
+                reasons.computeIfAbsent(st.agent(), x -> new ArrayList<>()).add("dropped " + dropped + " of "
+                        + (st.received() + dropped) + " packets (more than 0.1%)");
+            }
+        }
+        List<Unverified> out = new ArrayList<>();
+        reasons.forEach((agent, why) -> out.add(new Unverified(agent, m.model().hosts().stream()
+                .filter(h -> h.name().equals(agent)).map(Host::address).findFirst(), String.join("; ", why))));
+        return out;
     }
 
     /**
@@ -397,5 +488,22 @@ public final class StreamsQueries implements SiteflowQueries {
             read.apply(v).forEach(json -> out.add(parse.apply(json)));
         }
         return out;
+    }
+
+    /** The isolation evaluator of the last model asked with (a model's evaluator is built once). Thread-safe. */
+    private static final class Evaluators {
+        private record Cached(ActiveModel model, IsolationEvaluator evaluator) {
+        }
+
+        private volatile Cached last;
+
+        IsolationEvaluator of(ActiveModel m) {
+            Cached c = last;
+            if (c == null || c.model() != m) {
+                c = new Cached(m, IsolationEvaluator.orEmpty(m.classifier()));
+                last = c;
+            }
+            return c.evaluator();
+        }
     }
 }

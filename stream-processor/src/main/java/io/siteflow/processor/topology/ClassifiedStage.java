@@ -20,6 +20,6 @@ public interface ClassifiedStage {
     /** A short name, the prefix of the stage's node and store names ({@code isolation}). */
     String name();
 
-    /** Adds the stage's nodes downstream of {@code classified}. */
-    void attach(KStream<byte[], Classified> classified, TopologyConfig config);
+    /** Adds the stage's nodes downstream of {@code classified}; {@code metrics} is where it counts. */
+    void attach(KStream<byte[], Classified> classified, TopologyConfig config, PipelineMetrics metrics);
 }

@@ -26,10 +26,13 @@ public final class PipelineMetrics {
     final Counter otherObserver;
     final Counter late;
     final Counter alerts;
+    final Counter isolationOtherObserver;
     final Timer windowClose;
     private final MeterRegistry registry;
     /** Gauge values by name and tags; held strongly here because gauges keep their objects weakly. */
     private final Map<String, AtomicReference<Double>> gauges = new ConcurrentHashMap<>();
+    /** {@code siteflow.isolation.bytes} by decision and rule, registered once each. */
+    private final Map<String, Counter> isolationBytes = new ConcurrentHashMap<>();
 
     public PipelineMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -42,6 +45,8 @@ public final class PipelineMetrics {
         otherObserver = counter("records.other.observer", "records not counted: another agent observes the server");
         late = counter("records.late", "records that arrived after their window closed (counted cumulatively only)");
         alerts = counter("alerts", "alerts written to siteflow.alerts");
+        isolationOtherObserver = counter("isolation.other.observer",
+                "records not added to their isolation edge: another agent observes the edge");
         windowClose = Timer.builder("siteflow.processor.window.close")
                 .description("time spent closing windows and emitting verdicts").register(registry);
     }
@@ -116,6 +121,23 @@ public final class PipelineMetrics {
         v.categories().forEach((category, bytes) -> Counter.builder("siteflow.processor.bytes")
                 .description("cross-site IP bytes of audited pairs, per category").baseUnit("bytes")
                 .tag("category", category.name()).register(registry).increment(bytes));
+    }
+
+    /**
+     * Counts a decided record's IP bytes (both directions) in {@code siteflow_isolation_bytes_total{decision,rule}}
+     * ({@code rule} empty for UNLISTED): the bytes the isolation stage added to its edges.
+     */
+    void isolationBytes(io.siteflow.rules.isolation.Decision decision, String rule, long bytes) {
+        isolationBytes.computeIfAbsent(decision.name() + "|" + rule, k -> Counter.builder("siteflow.isolation.bytes")
+                .description("IP bytes of the records the isolation stage decided, by decision and rule")
+                .baseUnit("bytes").tags("decision", decision.name(), "rule", rule).register(registry))
+                .increment(bytes);
+    }
+
+    /** The isolation stage's bytes of one decision and rule so far. */
+    public long isolationBytes(io.siteflow.rules.isolation.Decision decision, String rule) {
+        Counter c = registry.find("siteflow.isolation.bytes").tags("decision", decision.name(), "rule", rule).counter();
+        return c == null ? 0 : (long) c.count();
     }
 
     private AtomicReference<Double> gauge(String name, String description, Tags tags) {

@@ -31,7 +31,7 @@ import org.apache.kafka.streams.state.TimestampedKeyValueStore;
  */
 public final class SiteflowTopology {
     /** The product's stages after classification ({@link ClassifiedStage}), in attach order: the wiring line. */
-    public static final List<ClassifiedStage> STAGES = List.of();
+    public static final List<ClassifiedStage> STAGES = List.of(new IsolationStage());
 
     private SiteflowTopology() {
     }
@@ -66,7 +66,7 @@ public final class SiteflowTopology {
         builder.addGlobalStore(textStore(SITES_STORE), SITES, Consumed.with(STRING, STRING).withName("sites"),
                 () -> new GlobalTextStep(SITES_STORE, models::offer));
         builder.addGlobalStore(textStore(AGENTS_STORE), AGENTS, Consumed.with(STRING, STRING).withName("agents"),
-                () -> new GlobalTextStep(AGENTS_STORE, (k, v) -> agents.changed()));
+                () -> new HeartbeatStep(AGENTS_STORE, agents));
         // the dedupe and audit steps' own stores (StateStores)
         StateStores.addTo(builder, config);
 
@@ -82,7 +82,7 @@ public final class SiteflowTopology {
         if (!stages.isEmpty()) {
             KStream<byte[], Classified> classified = SiteflowTopology.<byte[], Classified>resultsOf(ingested)
                     .peek((k, v) -> { }, Named.as(IngestStep.CLASSIFIED));
-            stages.forEach(stage -> stage.attach(classified, config));
+            stages.forEach(stage -> stage.attach(classified, config, metrics));
         }
 
         // dead letters to siteflow.dlq under their original key

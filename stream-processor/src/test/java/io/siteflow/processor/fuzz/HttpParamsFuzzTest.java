@@ -8,7 +8,11 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.siteflow.processor.http.ApiServer;
 import io.siteflow.processor.http.StaticQueries;
 import io.siteflow.processor.query.RulesInfo;
+import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.classify.FlowSyntax;
+import io.siteflow.rules.isolation.IsolationEvaluator;
+import io.siteflow.rules.isolation.IsolationInputs;
+import io.siteflow.rules.load.SiteModelLoader;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -38,7 +42,24 @@ class HttpParamsFuzzTest {
             List.of("/api/alerts", "limit"),
             List.of("/api/talkers", "ports", "category", "limit"),
             List.of("/api/verdicts", "window"),
-            List.of("/api/explain", "flow"));
+            List.of("/api/explain", "flow"),
+            List.of("/api/isolation", "from", "to"),
+            List.of("/api/isolation/report", "from", "to", "format"),
+            List.of("/api/isolation/propose", "from", "to", "minFlows"));
+
+    /** A site model with an isolation policy, so that the isolation endpoints answer 200 to good parameters. */
+    static final String SITES = """
+            sites:
+              region1: { cidrs: [10.1.0.0/16] }
+              region2: { cidrs: [10.2.0.0/16] }
+            hosts:
+              - { address: 10.1.0.10, name: db1, role: db }
+            isolation:
+              groups:
+                db: { roles: [db] }
+              allow:
+                - { name: to-db, from: any, to: db, categories: [DB] }
+            """;
 
     private static ApiServer server;
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -48,6 +69,8 @@ class HttpParamsFuzzTest {
         StaticQueries queries = new StaticQueries(new StaticQueries.Snapshot(List.of(), List.of(), List.of(),
                 List.of(), List.of(), List.of(), new RulesInfo("sha256:0", "sites: {}\n", 0L), true),
                 flow -> "no rule matches " + FlowSyntax.parse(flow));
+        queries.withIsolation(new IsolationInputs(new IsolationEvaluator(new Classifier(
+                SiteModelLoader.parse("sites.yaml", SITES).model().orElseThrow())), 0, 1, List.of(), List.of(), List.of()));
         server = new ApiServer(ApiServer.Settings.loopback(0), queries, () -> "").start();
     }
 

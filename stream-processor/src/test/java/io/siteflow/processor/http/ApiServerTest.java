@@ -2,13 +2,22 @@ package io.siteflow.processor.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.siteflow.processor.query.OwnersMovingException;
+import io.siteflow.processor.query.SiteflowQueries;
 import io.siteflow.processor.topology.Alert;
+import io.siteflow.rules.isolation.IsolationInputs;
+import io.siteflow.rules.isolation.IsolationJson;
+import io.siteflow.rules.isolation.IsolationProposal;
+import io.siteflow.rules.isolation.IsolationReport;
+import io.siteflow.rules.load.SiteModelLoader;
 import io.siteflow.rules.verdict.Window;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -269,6 +278,174 @@ class ApiServerTest {
             queries.update(s -> s.withAlert(new Alert("RTT", "region2 region1", NOW, "RTT p95 12.0 ms above 10 ms")));
             assertThat(sse.next("alerts")).startsWith("[{\"type\":\"RTT\",\"key\":\"region2 region1\"");
         }
+    }
+
+    /** The fixture's isolation traffic starts here ({@link FakeQueries#isolation}). */
+    static final long ISOLATION_T = END - FakeQueries.ISOLATION_START;
+
+    @Test
+    void answersTheIsolationOfEverythingRetainedAsTheOfflineCheckWritesIt() throws Exception {
+        HttpResponse<String> r = get("/api/isolation");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
+        IsolationInputs all = queries.isolation(0, IsolationView.ALL_TO).orElseThrow();
+        assertThat(r.body()).isEqualTo(IsolationJson.write(IsolationReport.of(all)));
+        JsonNode j = ApiJson.mapper().readTree(r.body());
+        assertThat(List.of(j.get("from").asLong(), j.get("to").asLong())).containsExactly(0L, 253_402_300_799_999L);
+        assertThat(j.get("policy").asText()).isEqualTo(all.evaluator().policy().version()).startsWith("sha256:");
+        assertThat(j.get("model").asText()).isEqualTo(all.evaluator().classifier().model().version()).startsWith("sha256:");
+        assertThat(pairs(j)).containsExactly("unlisted>unlisted ISOLATED 0", "unlisted>soa ISOLATED 0",
+                "unlisted>db NOT_ISOLATED 45000", "soa>unlisted ISOLATED 0", "soa>soa NOT_ISOLATED 10000",
+                "soa>db NOT_ISOLATED 230000", "db>unlisted UNVERIFIED 0", "db>soa UNVERIFIED 0", "db>db UNVERIFIED 0");
+        assertThat(j.get("violations")).hasSize(3);
+        JsonNode denied = j.get("violations").get(0);
+        assertThat(denied.toString()).isEqualTo("{\"decision\":\"DENIED\",\"rule\":\"no-t3-to-db\","
+                + "\"client\":\"10.2.0.21\",\"server\":\"10.1.0.10\",\"serverPort\":1521,\"proto\":6,"
+                + "\"category\":\"DB\",\"l7\":\"t3\",\"fromGroups\":[\"soa\"],\"toGroups\":[\"db\"],"
+                + "\"clientSite\":\"region2\",\"serverSite\":\"region1\",\"bytes\":230000,\"packets\":175,"
+                + "\"flows\":2,\"firstSeenMs\":" + (ISOLATION_T + 600_000) + ",\"lastSeenMs\":" + (ISOLATION_T + 910_000)
+                + ",\"observer\":\"edge-r2\",\"nearestAllow\":{\"rule\":\"app-db\","
+                + "\"failed\":[\"l7: t3 not in [oracle-tns]\"]}}");
+        assertThat(j.get("violations").get(1).get("nearestAllow").toString())
+                .isEqualTo("{\"rule\":\"app-db\",\"failed\":[\"from: 10.2.0.99 (unlisted) not in [soa]\"]}");
+        assertThat(j.get("violations").get(2).get("decision").asText()).isEqualTo("UNLISTED");
+        assertThat(j.get("modelSuspects").get(0).get("address").asText()).isEqualTo("10.1.0.11");
+        assertThat(j.get("unverified").toString()).isEqualTo("[{\"agent\":\"db1\",\"host\":\"10.1.0.10\","
+                + "\"reason\":\"dropped 0.52% of its packets (52 of 10000)\"}]");
+    }
+
+    @Test
+    void answersTheIsolationOfAPeriodWithTheEdgesSeenInIt() throws Exception {
+        long from = ISOLATION_T + 600_000;
+        long to = ISOLATION_T + 1_000_000;
+        JsonNode j = ApiJson.mapper().readTree(body("/api/isolation?from=" + from + "&to=" + to));
+        assertThat(List.of(j.get("from").asLong(), j.get("to").asLong())).containsExactly(from, to);
+        assertThat(j.get("violations")).hasSize(1);
+        assertThat(j.get("violations").get(0).get("rule").asText()).isEqualTo("no-t3-to-db");
+        assertThat(pairs(j)).containsExactly("unlisted>unlisted ISOLATED 0", "unlisted>soa ISOLATED 0",
+                "unlisted>db UNVERIFIED 0", "soa>unlisted ISOLATED 0", "soa>soa ISOLATED 0", "soa>db NOT_ISOLATED 230000",
+                "db>unlisted UNVERIFIED 0", "db>soa UNVERIFIED 0", "db>db UNVERIFIED 0");
+        // from alone: to is the end of everything retained
+        assertThat(ApiJson.mapper().readTree(body("/api/isolation?from=" + from)).get("to").asLong())
+                .isEqualTo(IsolationView.ALL_TO);
+    }
+
+    @Test
+    void answersTheAuditorsReportOfAPeriodAsJsonOrCsv() throws Exception {
+        long from = ISOLATION_T;
+        long to = END;
+        String json = body("/api/isolation/report?from=" + from + "&to=" + to);
+        assertThat(json).isEqualTo(body("/api/isolation?from=" + from + "&to=" + to))
+                .isEqualTo(IsolationJson.write(IsolationReport.of(queries.isolation(from, to).orElseThrow())));
+        HttpResponse<String> csv = get("/api/isolation/report?from=" + from + "&to=" + to + "&format=csv");
+        assertThat(csv.statusCode()).isEqualTo(200);
+        assertThat(csv.headers().firstValue("Content-Type")).hasValue("text/csv; charset=utf-8");
+        assertThat(csv.headers().firstValue("Content-Disposition"))
+                .hasValue("attachment; filename=\"siteflow-isolation-" + from + "-" + to + ".csv\"");
+        assertThat(csv.body()).isEqualTo("decision,rule,client,server,serverPort,proto,category,l7,fromGroups,"
+                + "toGroups,clientSite,serverSite,bytes,packets,flows,firstSeenMs,lastSeenMs,observer,nearestAllow,failed\r\n"
+                + "DENIED,no-t3-to-db,10.2.0.21,10.1.0.10,1521,6,DB,t3,soa,db,region2,region1,230000,175,2,"
+                + (from + 600_000) + "," + (from + 910_000) + ",edge-r2,app-db,l7: t3 not in [oracle-tns]\r\n"
+                + "UNLISTED,,10.2.0.99,10.1.0.10,1521,6,DB,oracle-tns,unlisted,db,region2,region1,45000,45,1,"
+                + (from + 1_200_000) + "," + (from + 1_210_000) + ",edge-r2,app-db,from: 10.2.0.99 (unlisted) not in [soa]\r\n"
+                + "UNLISTED,,10.2.0.20,10.1.0.11,22,6,UNKNOWN,unknown,soa,soa,region2,region1,10000,58,1,"
+                + (from + 1_500_000) + "," + (from + 1_510_000) + ",edge-r2,soa-cluster,"
+                + "\"categories: UNKNOWN not in [CLUSTER, JMS, COHERENCE]\"\r\n");
+    }
+
+    @Test
+    void theAuditorsReportNeedsAPeriodAndAKnownFormat() throws Exception {
+        assertThat(error("/api/isolation/report?from=1", 400)).isEqualTo("to: required (epoch ms or ISO-8601 instant)");
+        assertThat(error("/api/isolation/report?to=1", 400)).isEqualTo("from: required (epoch ms or ISO-8601 instant)");
+        assertThat(error("/api/isolation/report?from=1&to=2&format=xml", 400)).isEqualTo("format: \"xml\" is not json or csv");
+        assertThat(error("/api/isolation/report?from=5&to=5", 400)).isEqualTo("to: \"5\" is not after from (5)");
+        assertThat(error("/api/isolation?from=2026-12-03T09:00:00Z&to=2026-12-03T08:00:00Z", 400))
+                .isEqualTo("to: \"2026-12-03T08:00:00Z\" is not after from (1796288400000)");
+        assertThat(error("/api/isolation?from=yesterday", 400))
+                .isEqualTo("from: \"yesterday\" is neither epoch ms nor an ISO-8601 instant");
+        assertThat(error("/api/isolation/propose?minFlows=0", 400)).isEqualTo("minFlows: \"0\" is not a number from 1 to 1000000000");
+    }
+
+    @Test
+    void proposesABlockThatAllowsExactlyTheTrafficOfThePeriod() throws Exception {
+        HttpResponse<String> r = get("/api/isolation/propose?from=" + ISOLATION_T + "&to=" + END);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("text/yaml; charset=utf-8");
+        IsolationInputs in = queries.isolation(ISOLATION_T, END).orElseThrow();
+        assertThat(r.body()).isEqualTo(IsolationProposal.propose(in, 1)).contains("\nisolation:\n");
+        // in place of the fixture's block, nothing the period saw violates it
+        var model = SiteModelLoader.parse("sites.yaml", IsolationProposal.withBlock(FakeQueries.YAML, r.body()));
+        assertThat(model.errors()).isEmpty();
+        StaticQueries proposed = FakeQueries.create(NOW, true)
+                .withIsolation(FakeQueries.isolation(END, IsolationProposal.withBlock(FakeQueries.YAML, r.body())));
+        assertThat(IsolationReport.of(proposed.isolation(ISOLATION_T, END).orElseThrow()).violations()).isEmpty();
+        // the DENIED edge has the only two-flow edge besides wls3's TNS: with minFlows=2 only they are proposed
+        assertThat(body("/api/isolation/propose?from=" + ISOLATION_T + "&to=" + END + "&minFlows=2"))
+                .isEqualTo(IsolationProposal.propose(in, 2)).isNotEqualTo(r.body());
+    }
+
+    @Test
+    void aModelWithoutAPolicySaysSoAndStillProposesOne() throws Exception {
+        queries.withIsolation(FakeQueries.isolation(END, FakeQueries.YAML_WITHOUT_POLICY));
+        String model = queries.isolation(0, 1).orElseThrow().evaluator().classifier().model().version();
+        String why = "isolation: the site model in force (" + model + ") has no isolation: block; "
+                + "GET /api/isolation/propose proposes one from the traffic";
+        assertThat(error("/api/isolation", 404)).isEqualTo(why);
+        assertThat(error("/api/isolation/report?from=0&to=" + END, 404)).isEqualTo(why);
+        assertThat(body("/api/isolation/propose")).isEqualTo(IsolationProposal.propose(
+                queries.isolation(0, IsolationView.ALL_TO).orElseThrow(), 1));
+    }
+
+    @Test
+    void beforeASiteModelIsInForceIsolationIsUnavailable() throws Exception {
+        queries.withoutIsolation();
+        String why = "isolation: no site model in force yet (the processor reads it from siteflow.sites)";
+        assertThat(error("/api/isolation", 503)).isEqualTo(why);
+        assertThat(error("/api/isolation/report?from=0&to=1", 503)).isEqualTo(why);
+        assertThat(error("/api/isolation/propose", 503)).isEqualTo(why);
+    }
+
+    @Test
+    void aMovingOwnerMakesIsolation503WithTheKeysNamed() throws Exception {
+        server.close();
+        OwnersMovingException moving = new OwnersMovingException("isolation edges", "edge owners",
+                List.of(new OwnersMovingException.Unavailable("10.2.0.21", "wls4", "no instance runs its task now")),
+                List.of(), 4);
+        SiteflowQueries q = (SiteflowQueries) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {SiteflowQueries.class}, (proxy, m, args) -> {
+                    if (m.getName().equals("isolation")) {
+                        throw moving;
+                    }
+                    try {
+                        return m.invoke(queries, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        server = new ApiServer(ApiServer.Settings.loopback(0), q, () -> "").start();
+        for (String path : List.of("/api/isolation", "/api/isolation/report?from=0&to=1", "/api/isolation/propose")) {
+            HttpResponse<String> r = get(path);
+            assertThat(r.statusCode()).as(path).isEqualTo(503);
+            assertThat(r.headers().firstValue("Retry-After")).as(path).hasValue("1");
+            assertThat(r.body()).as(path).isEqualTo(ViewFailure.of(moving, path).json())
+                    .startsWith("{\"error\":\"isolation edges of 1 of 4 edge owners are temporarily unavailable");
+        }
+    }
+
+    /** Each pair as {@code from>to STATE violatingBytes}. */
+    private static List<String> pairs(JsonNode report) {
+        List<String> out = new java.util.ArrayList<>();
+        report.get("pairs").forEach(p -> out.add(p.get("from").asText() + ">" + p.get("to").asText() + " "
+                + p.get("state").asText() + " " + p.get("violatingBytes").asLong()));
+        return out;
+    }
+
+    /** The {@code error} of an answer with that status. */
+    private String error(String path, int status) throws Exception {
+        HttpResponse<String> r = get(path);
+        assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(status);
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
+        return ApiJson.mapper().readTree(r.body()).get("error").asText();
     }
 
     private static String read(String path) {

@@ -97,6 +97,37 @@ public final class Browser implements AutoCloseable {
         return Files.createDirectories(d).resolve(name + ".png");
     }
 
+    /**
+     * Every word of the visible text (header, tabs, the view) whose letters lie on more than one line ("categ ory");
+     * the parts of a hyphenated word count as words.
+     */
+    public static final String BROKEN_WORDS = """
+            const broken = [];
+            const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+              const p = n.parentElement;
+              if (!p || p.closest('[hidden]') || p.closest('script, style') || !p.getClientRects().length) continue;
+              const re = /[^\\s-]+/g; // a line may end after a hyphen ("cross-site"), never inside a word
+              let m;
+              while ((m = re.exec(n.data))) {
+                const r = document.createRange();
+                r.setStart(n, m.index);
+                r.setEnd(n, m.index + m[0].length);
+                const tops = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)));
+                if (tops.size > 1) broken.push(m[0]);
+              }
+            }
+            return broken;""";
+
+    /** Sets the window so that its inside (what the page lays out in) is {@code width} × {@code height} CSS pixels. */
+    public void resize(int width, int height) {
+        var w = driver.manage().window();
+        w.setSize(new org.openqa.selenium.Dimension(width, height));
+        long inner = (Long) driver.executeScript("return window.innerWidth;");
+        w.setSize(new org.openqa.selenium.Dimension(width + (int) (width - inner), height));
+        waiting().until(x -> Long.valueOf(width).equals(driver.executeScript("return window.innerWidth;")));
+    }
+
     /** A screenshot of the window's inside as PNG at {@code file} (replaced). */
     public void screenshotTo(Path file) throws IOException {
         File shot = driver.getScreenshotAs(OutputType.FILE);

@@ -1,6 +1,7 @@
 package io.siteflow.processor.http;
 
 import io.siteflow.model.CallHistogram;
+import io.siteflow.model.FlowRecord;
 import io.siteflow.processor.query.AgentStatus;
 import io.siteflow.processor.query.DbCallHistogram;
 import io.siteflow.processor.query.RulesInfo;
@@ -26,7 +27,8 @@ import java.util.Optional;
 /**
  * Fixture data for the API and browser tests: two audited servers in region2 towards region1, wls3 PASS at
  * 93.12% and wls4 FAIL at 80.00%, a region1 host named {@code <script>alert(1)</script>}, three closed
- * windows per pair ending at {@code now}, two agents (one silent), one alert, host and port talkers.
+ * windows per pair ending at {@code now}, two agents (one silent), one alert, host and port talkers, and the
+ * isolation inputs of {@link #isolation}.
  */
 final class FakeQueries {
     static final String RULES_VERSION = "sha256:0123abcd";
@@ -42,6 +44,15 @@ final class FakeQueries {
               - { address: 10.1.0.11, name: "<script>alert(1)</script>", role: app-server }
               - { address: 10.2.0.20, name: wls3, role: app-server }
               - { address: 10.2.0.21, name: wls4, role: app-server }
+            isolation:
+              groups:
+                soa: { roles: [app-server] }
+                db:  { roles: [db] }
+              deny:
+                - { name: no-t3-to-db, from: any, to: db, l7: [t3] }
+              allow:
+                - { name: app-db, from: soa, to: db, categories: [DB], ports: [1521], l7: [oracle-tns] }
+                - { name: soa-cluster, from: soa, to: soa, categories: [CLUSTER, JMS, COHERENCE] }
             """;
 
     private FakeQueries() {
@@ -69,7 +80,70 @@ final class FakeQueries {
                 CallHistogram.bucketOf(14_000), 5L)))));
         q.dbSites(List.of(DB_SITES));
         q.withSitePairRtts(SITE_PAIR_RTTS);
+        q.withIsolation(isolation(end));
         return q;
+    }
+
+    /** The first isolation record starts this long before the end of the fixture's windows. */
+    static final long ISOLATION_START = 3_000_000L;
+    /** The site model without its isolation: block. */
+    static final String YAML_WITHOUT_POLICY = YAML.substring(0, YAML.indexOf("isolation:"));
+    /** An address in region2 that no hosts entry lists (the policy's {@code unlisted} group). */
+    static final String UNLISTED_HOST = "10.2.0.99";
+    /** The host agent of db1 that dropped packets: the pairs of db1's groups are UNVERIFIED. */
+    static final String DROPPING_AGENT = "db1";
+    static final String DROPPING_REASON = "dropped 0.52% of its packets (52 of 10000)";
+
+    /**
+     * The isolation inputs of the hour before {@code end}, decided by the YAML's policy (groups {@code soa}: the
+     * app servers wls3, wls4 and 10.1.0.11; {@code db}: db1): allowed wls3 → db1:1521 TNS (app-db) and
+     * wls4 → 10.1.0.11:8011 T3/JMS (soa-cluster); DENIED wls4 → db1:1521 carrying T3 (no-t3-to-db, two flows);
+     * UNLISTED {@value #UNLISTED_HOST} → db1:1521 and wls3 → 10.1.0.11:22 (SSH, no L7); db1's host agent
+     * dropping; handshake RTTs of both sites, 10.1.0.11 at 0.28 ms from region2 (a "remote" peer at LAN RTT).
+     */
+    static io.siteflow.rules.isolation.IsolationInputs isolation(long end) {
+        return isolation(end, YAML);
+    }
+
+    /** The same traffic decided by the site model {@code yaml} (by the empty policy when it has no isolation: block). */
+    static io.siteflow.rules.isolation.IsolationInputs isolation(long end, String yaml) {
+        io.siteflow.rules.model.SiteModel model = io.siteflow.rules.load.SiteModelLoader.parse("sites.yaml", yaml)
+                .model().orElseThrow();
+        io.siteflow.rules.classify.Classifier classifier = new io.siteflow.rules.classify.Classifier(model);
+        io.siteflow.rules.isolation.IsolationEvaluator e = io.siteflow.rules.isolation.IsolationEvaluator.orEmpty(classifier);
+        long t = end - ISOLATION_START;
+        List<FlowRecord> records = List.of(
+                flow("a1", t, "10.2.0.20", "10.1.0.10", 1521, "oracle-tns", 600_000, 400, 9_000_000, 6_000),
+                flow("a2", t + 60_000, "10.2.0.20", "10.1.0.10", 1521, "oracle-tns", 400_000, 300, 7_000_000, 5_000),
+                flow("b1", t + 5_000, "10.2.0.21", "10.1.0.11", 8011, "t3-jms", 300_000, 200, 100_000, 150),
+                flow("c1", t + 600_000, "10.2.0.21", "10.1.0.10", 1521, "t3", 120_000, 90, 80_000, 60),
+                flow("c2", t + 900_000, "10.2.0.21", "10.1.0.10", 1521, "t3", 20_000, 15, 10_000, 10),
+                flow("d1", t + 1_200_000, UNLISTED_HOST, "10.1.0.10", 1521, "oracle-tns", 15_000, 20, 30_000, 25),
+                flow("e1", t + 1_500_000, "10.2.0.20", "10.1.0.11", 22, null, 4_000, 30, 6_000, 28));
+        java.util.Map<String, io.siteflow.rules.isolation.IsolationEdge> edges = new LinkedHashMap<>();
+        for (FlowRecord r : records) {
+            io.siteflow.rules.classify.Classification c = classifier.classify(r);
+            io.siteflow.rules.isolation.IsolationEdge edge = io.siteflow.rules.isolation.IsolationEdge.of(r, c,
+                    e.decide(io.siteflow.rules.classify.Classifier.flowOf(r), c).orElseThrow(), e);
+            edges.merge(edge.key(), edge, io.siteflow.rules.isolation.IsolationEdge::plus);
+        }
+        return new io.siteflow.rules.isolation.IsolationInputs(e, end - 3_600_000L, end, List.copyOf(edges.values()),
+                List.of(new io.siteflow.rules.isolation.Unverified(DROPPING_AGENT, Optional.of("10.1.0.10"),
+                        DROPPING_REASON)),
+                List.of(new io.siteflow.rules.isolation.HostRtt("10.2.0.20", "region1", 812, 6_400),
+                        new io.siteflow.rules.isolation.HostRtt("10.2.0.21", "region1", 100, 6_500),
+                        new io.siteflow.rules.isolation.HostRtt("10.1.0.10", "region2", 912, 6_400),
+                        new io.siteflow.rules.isolation.HostRtt("10.1.0.11", "region2", 20, 280)));
+    }
+
+    /** One ended TCP flow seen by the edge agent of region2, 10 s long. */
+    private static FlowRecord flow(String id, long start, String src, String dst, int port, String l7, long bytes,
+                                   long packets, long rbytes, long rpackets) {
+        FlowRecord.Builder b = FlowRecord.builder().id("edge-r2-" + id).agent("edge-r2").iface("ens4")
+                .time(start, start + 10_000).endpoints(6, src, 40_000, dst, port)
+                .forward(bytes, packets, bytes + packets * 14, 0x1b).reverse(rbytes, rpackets, rbytes + rpackets * 14, 0x1b)
+                .rttMicros(6_500L).isFinal(true);
+        return (l7 == null ? b : b.l7(l7)).build();
     }
 
     /**

@@ -84,7 +84,24 @@ class InstanceClientTest {
         public List<TalkerRow> talkers(boolean ports, String category, int limit) {
             return fixture.talkers(ports, category, limit);
         }
+
+        @Override
+        public List<io.siteflow.rules.isolation.IsolationEdge> isolationEdges(long fromMs, long toMs) {
+            return fromMs == 0 && toMs == NOW ? List.of(ISOLATION_EDGE) : List.of();
+        }
+
+        @Override
+        public List<io.siteflow.rules.isolation.HostRtt> isolationRtts() {
+            return List.of(new io.siteflow.rules.isolation.HostRtt("10.2.0.21", "region1", 12, 6_400));
+        }
     };
+
+    /** An edge with every field set, a nearest allow rule among them. */
+    static final io.siteflow.rules.isolation.IsolationEdge ISOLATION_EDGE = new io.siteflow.rules.isolation.IsolationEdge(
+            "10.2.0.21", "10.1.0.10", 1521, 6, "wls4", io.siteflow.rules.isolation.Decision.DENIED, "no-t3-to-db", true,
+            io.siteflow.rules.model.Category.DB, "t3", List.of("soa"), List.of("db"), "region2", "region1", 4_000, 40, 2,
+            1_764_000_000_123L, 1_764_000_059_000L, Optional.of(new io.siteflow.rules.isolation.NearestAllow("app-db",
+                    List.of("l7: t3 not in [oracle-tns]"))));
 
     ApiServer serve(SiteflowQueries q, Optional<StoreView> store) {
         ApiServer s = new ApiServer(new ApiServer.Settings("127.0.0.1", 0, TOKEN, 2000), q, store, () -> "").start();
@@ -108,6 +125,11 @@ class InstanceClientTest {
         assertThat(remote.talkers(true, "DB", 10)).isEqualTo(storeB.talkers(true, "DB", 10)).hasSize(1);
         assertThat(remote.baselineStarts()).containsExactly(1_764_000_000_000L, 1_764_000_060_000L);
         assertThat(remote.talkers(false, null, 1)).isEqualTo(storeB.talkers(false, null, 1));
+        // the isolation stage's edges and RTT entries, every field as held there (an open period clamped to 1970..9999)
+        assertThat(remote.isolationEdges(0, NOW)).containsExactly(ISOLATION_EDGE);
+        assertThat(remote.isolationEdges(Long.MIN_VALUE, Long.MAX_VALUE)).isEmpty();
+        assertThat(remote.isolationRtts()).containsExactly(new io.siteflow.rules.isolation.HostRtt("10.2.0.21", "region1",
+                12, 6_400));
     }
 
     @Test

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class SiteDirectoryTest {
     final SiteDirectory dir = SiteDirectory.of(new RulesInfo("v",
-            FakeQueries.YAML + "  - { address: 10.1.200.1, name: x, role: db }\n", 0));
+            FakeQueries.YAML.replace("isolation:", "  - { address: 10.1.200.1, name: x, role: db }\nisolation:"), 0));
 
     @Test
     void namesListedHostsAndTheirSites() {

@@ -114,14 +114,27 @@ public final class StaticQueries implements SiteflowQueries {
 
     private volatile java.util.Optional<io.siteflow.rules.isolation.IsolationInputs> isolation = java.util.Optional.empty();
 
+    /**
+     * The inputs set by {@link #withIsolation} for the period asked: its edges that were seen in it (last seen at or
+     * after {@code fromMs}, first seen before {@code toMs}), its observers and RTTs whatever the period; empty (no site
+     * model in force) until inputs are set.
+     */
     @Override
     public java.util.Optional<io.siteflow.rules.isolation.IsolationInputs> isolation(long fromMs, long toMs) {
-        return isolation;
+        return isolation.map(in -> new io.siteflow.rules.isolation.IsolationInputs(in.evaluator(), fromMs, toMs,
+                in.edges().stream().filter(e -> e.lastSeenMs() >= fromMs && e.firstSeenMs() < toMs).toList(),
+                in.unverified(), in.rtts()));
     }
 
-    /** Sets what {@link #isolation} answers (whatever the period). @return this */
+    /** Sets the inputs {@link #isolation} answers from. @return this */
     public StaticQueries withIsolation(io.siteflow.rules.isolation.IsolationInputs inputs) {
         isolation = java.util.Optional.of(inputs);
+        return this;
+    }
+
+    /** No isolation inputs: {@link #isolation} answers as before a site model is in force. @return this */
+    public StaticQueries withoutIsolation() {
+        isolation = java.util.Optional.empty();
         return this;
     }
 

@@ -39,6 +39,16 @@ public class EmptyStoreView implements StoreView {
     }
 
     @Override
+    public List<io.siteflow.rules.isolation.IsolationEdge> isolationEdges(long fromMs, long toMs) {
+        return List.of();
+    }
+
+    @Override
+    public List<io.siteflow.rules.isolation.HostRtt> isolationRtts() {
+        return List.of();
+    }
+
+    @Override
     public List<TalkerRow> talkers(boolean ports, String category, int limit) {
         return List.of();
     }

@@ -35,7 +35,7 @@ class ClassifiedStageTest {
         }
 
         @Override
-        public void attach(KStream<byte[], Classified> classified, TopologyConfig config) {
+        public void attach(KStream<byte[], Classified> classified, TopologyConfig config, PipelineMetrics metrics) {
             classified.map((k, c) -> org.apache.kafka.streams.KeyValue.pair(new String(k, StandardCharsets.UTF_8),
                             c.record().id() + " " + c.classification().category() + " " + c.classification().rule().name()
                                     + " " + c.classification().srcSite().name() + ">" + c.classification().dstSite().name()
@@ -88,16 +88,21 @@ class ClassifiedStageTest {
     }
 
     @Test
-    void theProductTopologyHasNoSeamNodeWhileNoStageIsListed() {
-        assertThat(SiteflowTopology.STAGES).isEmpty();
+    void theProductListsTheIsolationStageAndATopologyWithoutStagesHasNoSeamNode() {
+        assertThat(SiteflowTopology.STAGES).extracting(ClassifiedStage::name).containsExactly("isolation");
         String product = SiteflowTopology.build(TopologyConfig.DEFAULTS).describe().toString();
+        String bare = SiteflowTopology.build(TopologyConfig.DEFAULTS, new ModelCache(),
+                PipelineMetrics.unregistered(), List.of()).describe().toString();
         String staged = SiteflowTopology.build(TopologyConfig.DEFAULTS, new ModelCache(),
                 PipelineMetrics.unregistered(), List.of(RECORDING)).describe().toString();
 
-        assertThat(product).doesNotContain(IngestStep.CLASSIFIED);
+        assertThat(bare).doesNotContain(IngestStep.CLASSIFIED);
         // the flows sub-topology keeps its number, which names its tasks' state directories (2_0, 2_1, ...): Kafka
         // Streams numbers sub-topologies in the order their sources were added, so a stage's own comes after it
-        assertThat(product).contains("Sub-topology: 2\n    Source: flows (topics: [siteflow.flows])");
+        assertThat(bare).contains("Sub-topology: 2\n    Source: flows (topics: [siteflow.flows])");
+        assertThat(product).contains("Sub-topology: 2\n    Source: flows (topics: [siteflow.flows])",
+                "Sub-topology: 3\n    Source: isolation-by-edge-repartition-source (topics: [isolation-by-edge-repartition])",
+                "Sink: isolation-to-topic (topic: siteflow.isolation)", "Sink: isolation-to-alerts (topic: siteflow.alerts)");
         assertThat(staged).contains("Sub-topology: 2\n    Source: flows (topics: [siteflow.flows])",
                 "Sub-topology: 3\n    Source: recording-by-key-repartition-source");
         assertThat(staged).contains("Processor: " + IngestStep.CLASSIFIED + " (stores: [])",

@@ -245,27 +245,6 @@ class DashboardTrafficIT {
 
     static final List<String> VIEWS = List.of("verdicts", "traffic", "links", "talkers", "agents", "alerts", "rules");
     /**
-     * Every word of the visible text (header, tabs, the view) whose letters lie on more than one line ("categ ory");
-     * the parts of a hyphenated word count as words.
-     */
-    static final String BROKEN_WORDS = """
-            const broken = [];
-            const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-              const p = n.parentElement;
-              if (!p || p.closest('[hidden]') || p.closest('script, style') || !p.getClientRects().length) continue;
-              const re = /[^\\s-]+/g; // a line may end after a hyphen ("cross-site"), never inside a word
-              let m;
-              while ((m = re.exec(n.data))) {
-                const r = document.createRange();
-                r.setStart(n, m.index);
-                r.setEnd(n, m.index + m[0].length);
-                const tops = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)));
-                if (tops.size > 1) broken.push(m[0]);
-              }
-            }
-            return broken;""";
-    /**
      * The header's summary as it is laid out: its text, whether any of it is clipped (wider than its box, or a
      * line of it outside the window), and whether the tabs stay below the header.
      */
@@ -294,7 +273,7 @@ class DashboardTrafficIT {
             for (String v : VIEWS) {
                 view(v);
                 awaitDrawn(v);
-                assertThat(browser.driver.executeScript(BROKEN_WORDS)).as(v + " at " + width + " px").isEqualTo(List.of());
+                assertThat(browser.driver.executeScript(Browser.BROKEN_WORDS)).as(v + " at " + width + " px").isEqualTo(List.of());
                 assertThat(browser.driver.executeScript(SUMMARY_LAYOUT)).as(v + " at " + width + " px")
                         .isEqualTo(List.of(summary, false, true));
                 browser.screenshotTo(Browser.readmeImage("dashboard-" + v + "-" + width));
@@ -305,13 +284,9 @@ class DashboardTrafficIT {
         resize(1400, 1000);
     }
 
-    /** Sets the window so that its inside (what the page lays out in) is {@code width} × {@code height}. */
+    /** Sets the window so that its inside is {@code width} × {@code height} ({@link Browser#resize}). */
     static void resize(int width, int height) {
-        var w = browser.driver.manage().window();
-        w.setSize(new org.openqa.selenium.Dimension(width, height));
-        long inner = (Long) browser.driver.executeScript("return window.innerWidth;");
-        w.setSize(new org.openqa.selenium.Dimension(width + (int) (width - inner), height));
-        browser.waiting().until(x -> Long.valueOf(width).equals(browser.driver.executeScript("return window.innerWidth;")));
+        browser.resize(width, height);
     }
 
     /** Waits until the view's data and charts are on the page. */

@@ -39,6 +39,7 @@ final class Driver implements AutoCloseable {
     final TestOutputTopic<String, String> verdicts;
     final TestOutputTopic<String, String> alerts;
     final TestOutputTopic<byte[], String> dlq;
+    final TestOutputTopic<String, String> isolation;
     private final TopologyConfig config;
     /** The driver's wall clock (starts where the constructor says, moved by {@link #advanceWallClock}). */
     private long wallMs;
@@ -87,6 +88,8 @@ final class Driver implements AutoCloseable {
         verdicts = driver.createOutputTopic(TopologySpec.VERDICTS, new StringDeserializer(), new StringDeserializer());
         alerts = driver.createOutputTopic(TopologySpec.ALERTS, new StringDeserializer(), new StringDeserializer());
         dlq = driver.createOutputTopic(TopologySpec.DLQ, new ByteArrayDeserializer(), new StringDeserializer());
+        isolation = driver.createOutputTopic(io.siteflow.model.wire.Topics.ISOLATION, new StringDeserializer(),
+                new StringDeserializer());
     }
 
     Driver(Path stateDir) {

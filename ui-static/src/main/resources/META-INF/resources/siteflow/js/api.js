@@ -18,8 +18,17 @@ export function token() {
   return sessionStorage.getItem(KEY) || '';
 }
 
-/** GET /api/<path> as JSON; throws Error("HTTP 401: ...") on failure. */
+/** GET /api/<path> as JSON; throws Error("HTTP 401: ...") with its .status on failure. */
 export async function get(path, params) {
+  return (await fetchOk(path, params)).json();
+}
+
+/** GET /api/<path> as text (e.g. the proposed isolation: block); fails as get does. */
+export async function getText(path, params) {
+  return (await fetchOk(path, params)).text();
+}
+
+async function fetchOk(path, params) {
   const url = new URL('/api/' + path, window.location.origin);
   for (const [k, v] of Object.entries(params || {})) {
     if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
@@ -29,9 +38,11 @@ export async function get(path, params) {
   if (!r.ok) {
     let msg = r.statusText;
     try { msg = (await r.json()).error || msg; } catch (e) { /* not JSON */ }
-    throw new Error('HTTP ' + r.status + ': ' + msg);
+    const err = new Error('HTTP ' + r.status + ': ' + msg);
+    err.status = r.status;
+    throw err;
   }
-  return r.json();
+  return r;
 }
 
 /** A URL of the API with the token in the query (for downloads and EventSource). */

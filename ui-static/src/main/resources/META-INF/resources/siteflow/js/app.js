@@ -13,11 +13,15 @@ import {setRttLimit} from './limit.js';
 import {initTalkers, fetchTalkers, setTalkers, defaultQuery, redrawTalkers} from './views/talkers.js';
 import {setDbHosts, setDbVerdicts, renderDbLatency, initDbLatency} from './views/dblatency.js';
 import {renderAgents, renderAlerts, renderAlertSettings, renderRules, initExplain} from './views/status.js';
+import {initIsolation, renderIsolation} from './views/isolation.js';
 
 // A view is a <section id="view-NAME"> in index.html, a tab, a module in js/views and its name here.
 
-const VIEWS = ['verdicts', 'traffic', 'links', 'talkers', 'dblatency', 'agents', 'alerts', 'rules'];
+const VIEWS = ['verdicts', 'traffic', 'links', 'talkers', 'dblatency', 'isolation', 'agents', 'alerts', 'rules'];
+/** How often the isolation view asks /api/isolation again while it is shown (it is not on the event stream). */
+const ISOLATION_POLL_MS = 10_000;
 let current = '';
+let isolationTimer = 0;
 let rulesVersion = '';
 let talkersTimer = 0;
 let links = [];
@@ -33,6 +37,8 @@ function show() {
     a.classList.toggle('active', a.getAttribute('href') === '#' + name);
   }
   requestAnimationFrame(resizeAll);
+  clearInterval(isolationTimer);
+  if (LIVE && name === 'isolation') isolationTimer = setInterval(() => renderIsolation().catch(failed), ISOLATION_POLL_MS);
   return drawView(name).catch(failed);
 }
 
@@ -41,6 +47,7 @@ async function drawView(name) {
   if (name === 'traffic') await renderTraffic();
   if (name === 'links') await loadLinkHistory(true);
   if (name === 'dblatency') await renderDbLatency();
+  if (name === 'isolation') await renderIsolation();
 }
 
 function failed(err) {
@@ -137,6 +144,7 @@ async function start() {
   initExplain();
   initDbLatency(failed);
   initTraffic(failed);
+  initIsolation(failed);
   byId('unit-bytes').addEventListener('change', onUnit);
   window.addEventListener('hashchange', show);
   const [rules, hosts, verdicts, agents, alerts, firstLinks, talkers, alertSettings] = await fetchAll();
