@@ -7,13 +7,16 @@ import java.util.stream.Collectors;
 /**
  * {@code siteflow isolation check --format csv}: a header row, then one row per violating edge in the report's order
  * (docs/RULES.md, "Isolation policy", "CSV"); groups separated by spaces, failed conditions by {@code "; "}; RFC 4180
- * quoting and CRLF line ends, as {@code audit --format csv}. Thread-safe (stateless).
+ * quoting and CRLF line ends, as {@code audit --format csv}. Every row ends with the report's provenance — policy and
+ * site-model versions and the period — so a row copied out of the file still says what it was judged against (the
+ * group pairs' states are in the JSON). Thread-safe (stateless).
  */
 public final class IsolationCsv {
     /** The columns, in order. */
     public static final List<String> HEADER = List.of("decision", "rule", "client", "server", "serverPort", "proto",
             "category", "l7", "fromGroups", "toGroups", "clientSite", "serverSite", "bytes", "packets", "flows",
-            "firstSeenMs", "lastSeenMs", "observer", "nearestAllow", "failed");
+            "firstSeenMs", "lastSeenMs", "observer", "nearestAllow", "failed", "policy", "model", "periodFromMs",
+            "periodToMs");
 
     private IsolationCsv() {
     }
@@ -27,7 +30,8 @@ public final class IsolationCsv {
                     String.join(" ", e.toGroups()), e.clientSite(), e.serverSite(), Long.toString(e.bytes()),
                     Long.toString(e.packets()), Long.toString(e.flowsReported()), Long.toString(e.firstSeenMs()),
                     Long.toString(e.lastSeenMs()), e.observer(), e.nearestAllow().map(NearestAllow::rule).orElse(""),
-                    e.nearestAllow().map(a -> String.join("; ", a.failed())).orElse("")));
+                    e.nearestAllow().map(a -> String.join("; ", a.failed())).orElse(""), r.policyVersion(),
+                    r.modelVersion(), Long.toString(r.fromMs()), Long.toString(r.toMs())));
         }
         return sb.toString();
     }

@@ -69,13 +69,16 @@ class IsolationTextTest {
 
     @Test
     void writesOneCsvRowPerViolationAfterTheHeaderQuotingWhereNeeded() {
+        IsolationReport r = IsolationJsonTest.report();
+        String provenance = r.policyVersion() + "," + r.modelVersion() + "," + r.fromMs() + "," + r.toMs();
         assertThat(IsolationCsv.render(IsolationJsonTest.report())).isEqualTo(
                 "decision,rule,client,server,serverPort,proto,category,l7,fromGroups,toGroups,clientSite,serverSite,"
-                        + "bytes,packets,flows,firstSeenMs,lastSeenMs,observer,nearestAllow,failed\r\n"
+                        + "bytes,packets,flows,firstSeenMs,lastSeenMs,observer,nearestAllow,failed,policy,model,periodFromMs,"
+                        + "periodToMs\r\n"
                         + "UNLISTED,,10.2.0.99,10.1.0.10,1521,6,DB,oracle-tns,unlisted,db,region2,region1,2000,11,1,"
-                        + "1764000002500,1764000002600,edge,app-db,from: 10.2.0.99 (unlisted) not in [soa]\r\n"
+                        + "1764000002500,1764000002600,edge,app-db,from: 10.2.0.99 (unlisted) not in [soa]," + provenance + "\r\n"
                         + "DENIED,no-t3-to-db,10.2.0.20,10.1.0.10,1521,6,CLUSTER,t3,soa,db,region2,region1,1000,7,1,"
-                        + "1764000001500,1764000001600,edge,app-db,l7: t3 not in [oracle-tns]\r\n");
+                        + "1764000001500,1764000001600,edge,app-db,l7: t3 not in [oracle-tns]," + provenance + "\r\n");
     }
 
     @Test
@@ -83,8 +86,11 @@ class IsolationTextTest {
         IsolationInputsBuilder b = new IsolationInputsBuilder(Records.evaluator());
         b.add(Records.tcp("edge", "10.2.0.99", "10.1.0.21", 7001, "t3", 100, 1, 100, 1, 1000, 1000, true));
 
-        assertThat(IsolationCsv.render(IsolationReport.of(b.build(1000, 1001, List.of()))).split("\r\n")[1])
+        IsolationReport r = IsolationReport.of(b.build(1000, 1001, List.of()));
+
+        assertThat(IsolationCsv.render(r).split("\r\n")[1])
                 .isEqualTo("UNLISTED,,10.2.0.99,10.1.0.21,7001,6,CLUSTER,t3,unlisted,soa,region2,region1,200,2,1,1000,"
-                        + "1000,edge,soa-cluster,from: 10.2.0.99 (unlisted) not in [soa]");
+                        + "1000,edge,soa-cluster,from: 10.2.0.99 (unlisted) not in [soa]," + r.policyVersion() + ","
+                        + r.modelVersion() + ",1000,1001");
     }
 }

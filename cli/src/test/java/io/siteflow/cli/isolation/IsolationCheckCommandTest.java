@@ -193,7 +193,8 @@ class IsolationCheckCommandTest {
         List<String> lines = Arrays.asList(Files.readString(out).split("\r\n"));
         assertThat(lines).hasSize(3);
         assertThat(lines.get(0)).isEqualTo("decision,rule,client,server,serverPort,proto,category,l7,fromGroups,"
-                + "toGroups,clientSite,serverSite,bytes,packets,flows,firstSeenMs,lastSeenMs,observer,nearestAllow,failed");
+                + "toGroups,clientSite,serverSite,bytes,packets,flows,firstSeenMs,lastSeenMs,observer,nearestAllow,failed,"
+                + "policy,model,periodFromMs,periodToMs");
         assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("DENIED,no-t3-to-db,10.2.0.20,10.1.0.10,1521,6,"
                 + "CLUSTER,t3,soa,db,region2,region1," + ipBytes(t3OnDbPort) + "," + packets(t3OnDbPort) + ",1,"));
     }

@@ -338,19 +338,22 @@ class ApiServerTest {
         assertThat(json).isEqualTo(body("/api/isolation?from=" + from + "&to=" + to))
                 .isEqualTo(IsolationJson.write(IsolationReport.of(queries.isolation(from, to).orElseThrow())));
         HttpResponse<String> csv = get("/api/isolation/report?from=" + from + "&to=" + to + "&format=csv");
+        IsolationReport report = IsolationReport.of(queries.isolation(from, to).orElseThrow());
+        String provenance = report.policyVersion() + "," + report.modelVersion() + "," + from + "," + to;
         assertThat(csv.statusCode()).isEqualTo(200);
         assertThat(csv.headers().firstValue("Content-Type")).hasValue("text/csv; charset=utf-8");
         assertThat(csv.headers().firstValue("Content-Disposition"))
                 .hasValue("attachment; filename=\"siteflow-isolation-" + from + "-" + to + ".csv\"");
         assertThat(csv.body()).isEqualTo("decision,rule,client,server,serverPort,proto,category,l7,fromGroups,"
-                + "toGroups,clientSite,serverSite,bytes,packets,flows,firstSeenMs,lastSeenMs,observer,nearestAllow,failed\r\n"
+                + "toGroups,clientSite,serverSite,bytes,packets,flows,firstSeenMs,lastSeenMs,observer,nearestAllow,failed,"
+                + "policy,model,periodFromMs,periodToMs\r\n"
                 + "DENIED,no-t3-to-db,10.2.0.21,10.1.0.10,1521,6,DB,t3,soa,db,region2,region1,230000,175,2,"
-                + (from + 600_000) + "," + (from + 910_000) + ",edge-r2,app-db,l7: t3 not in [oracle-tns]\r\n"
+                + (from + 600_000) + "," + (from + 910_000) + ",edge-r2,app-db,l7: t3 not in [oracle-tns]," + provenance + "\r\n"
                 + "UNLISTED,,10.2.0.99,10.1.0.10,1521,6,DB,oracle-tns,unlisted,db,region2,region1,45000,45,1,"
-                + (from + 1_200_000) + "," + (from + 1_210_000) + ",edge-r2,app-db,from: 10.2.0.99 (unlisted) not in [soa]\r\n"
+                + (from + 1_200_000) + "," + (from + 1_210_000) + ",edge-r2,app-db,from: 10.2.0.99 (unlisted) not in [soa]," + provenance + "\r\n"
                 + "UNLISTED,,10.2.0.20,10.1.0.11,22,6,UNKNOWN,unknown,soa,soa,region2,region1,10000,58,1,"
                 + (from + 1_500_000) + "," + (from + 1_510_000) + ",edge-r2,soa-cluster,"
-                + "\"categories: UNKNOWN not in [CLUSTER, JMS, COHERENCE]\"\r\n");
+                + "\"categories: UNKNOWN not in [CLUSTER, JMS, COHERENCE]\"," + provenance + "\r\n");
     }
 
     @Test
