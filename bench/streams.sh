@@ -10,6 +10,9 @@
 # Prints a Markdown table. Environment: N (1000000 records per timed round; the bare consumer reads 200,000 records in under a second, too short to time steadily), WARMUP (200000, records processed before the first round), ROUNDS (3; the result is the median round),
 # RATE (10000), DURATION (30, seconds), STREAMS_KAFKA (Kafka Streams properties, "k=v k=v", as --kafka),
 # JAVA_OPTS (extra JVM options, e.g. a JFR recording for a profile),
+# ISOLATION (none: the product's topology, the model without an isolation: block; policy: the same with a 20-rule
+# isolation policy, StreamsBench.POLICY_20; off: the topology without the isolation stage — compare off with policy
+# for the stage's cost, docs/BENCHMARKS.md "The isolation stage"),
 # BOOTSTRAP (host:port of a broker in its own process, e.g. `siteflow broker --port 19092 --data-dir <fresh dir>`,
 # instead of one embedded in the benchmark's JVM; give it a fresh data directory for every run).
 set -euo pipefail

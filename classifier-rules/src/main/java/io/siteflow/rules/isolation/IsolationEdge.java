@@ -75,6 +75,24 @@ public record IsolationEdge(String client, String server, int serverPort, int pr
                 d.violates() ? e.nearestAllow(f, c) : Optional.empty());
     }
 
+    /**
+     * The edge of another record of this edge with the same category and L7 under the same evaluator: what
+     * {@link #of} gives for that record (the same decision, groups and nearest allow rule, which depend on nothing
+     * else), with its observer and counts, without deciding again (the topology's isolation stage keeps one such
+     * edge per edge, category and L7).
+     *
+     * @throws IllegalArgumentException when the record is not of this edge
+     */
+    public IsolationEdge withRecord(FlowRecord r) {
+        if (!r.src().equals(client) || !r.dst().equals(server) || r.dstPort() != serverPort || r.proto() != proto) {
+            throw new IllegalArgumentException("record " + key(r.src(), r.dst(), r.dstPort(), r.proto())
+                    + " is not of edge " + key());
+        }
+        return new IsolationEdge(client, server, serverPort, proto, r.agent(), decision, rule, violates, category, l7,
+                fromGroups, toGroups, clientSite, serverSite, r.totalBytes(), r.totalPackets(), r.isFinal() ? 1 : 0,
+                r.start(), r.end(), nearestAllow);
+    }
+
     /** The key of the edge, {@code client|server|serverPort|proto}: one per edge in stores, topics and maps. */
     public String key() {
         return key(client, server, serverPort, proto);

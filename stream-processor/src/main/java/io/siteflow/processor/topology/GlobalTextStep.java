@@ -8,7 +8,7 @@ import org.apache.kafka.streams.state.TimestampedKeyValueStore;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
 
 /**
- * Keeps a global text store (the site model, the agents' heartbeats) as its topic says, and hands each new value
+ * Keeps a global text store (the site model; the agents' store is {@link HeartbeatStep}'s) as its topic says, and hands each new value
  * to a listener that keeps it ready for the stream tasks, so they need not read the store for every record.
  * Runs on the global thread. A store restored at start-up does not pass through here: readers fall back to the
  * store until the first value arrives (see {@link ModelCache}, {@link KnownAgents}).

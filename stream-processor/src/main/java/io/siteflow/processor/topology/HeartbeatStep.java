@@ -13,8 +13,10 @@ import org.apache.kafka.streams.state.ValueAndTimestamp;
  * a text store), and, because the last heartbeat alone cannot say that an agent was silent in the past, each
  * silence: when a heartbeat comes more than {@link #SILENT_AFTER_MS} (by the heartbeats' own times) after the
  * agent's previous one, the gap under {@code gap|AGENT|FROM} with the value {@code TO} (epoch ms). The isolation
- * report makes an observer silent in its period UNVERIFIED ({@code StreamsQueries.isolation}). Kafka Streams 4.4
- * restores a global store by running its processor over the topic again, so a rebuilt store has the gaps too. Keys
+ * report makes an observer silent in its period UNVERIFIED ({@code StreamsQueries.isolation}). The gaps live in the
+ * local store, kept across restarts; a store rebuilt from the topic has them again only if Kafka Streams runs this
+ * processor over the restored records (4.4's global state manager reprocesses stores that have a processor,
+ * KAFKA-7663; not tested here). Keys
  * of {@code siteflow.agents} that start with {@code gap|} are ignored (no agent id has a {@code |}). Runs on the
  * global thread; tells {@link KnownAgents} of each heartbeat.
  */

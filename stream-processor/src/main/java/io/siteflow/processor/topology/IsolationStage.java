@@ -11,6 +11,7 @@ import io.siteflow.rules.isolation.IsolationEvaluator;
 import io.siteflow.rules.isolation.IsolationInputsBuilder;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -54,9 +55,22 @@ public final class IsolationStage implements ClassifiedStage {
                 .withName(IsolationStep.ALERTS_OUT));
     }
 
-    /** The evaluator of the last model seen (models change rarely; a record carries its own). Thread-safe. */
+    /**
+     * The evaluator of the last model seen (models change rarely; a record carries its own), and what it decided per
+     * edge, category and L7 (the decision, groups and nearest allow rule depend on nothing else): a record of an edge
+     * already decided is not decided again, its edge is the known one with its own counts
+     * ({@link IsolationEdge#withRecord}). At most {@value #MAX_DECIDED} entries per model (then forgotten at once).
+     * Thread-safe (the stream threads share it).
+     */
     static final class Evaluators {
-        private record Cached(ActiveModel model, IsolationEvaluator evaluator, boolean policy) {
+        static final int MAX_DECIDED = 100_000;
+
+        /** What the policy made of an edge, category and L7: its edge, or none when out of scope. */
+        private record Decided(Optional<IsolationEdge> edge) {
+        }
+
+        private record Cached(ActiveModel model, IsolationEvaluator evaluator, boolean policy,
+                              ConcurrentHashMap<String, Decided> decided) {
         }
 
         private volatile Cached last;
@@ -64,7 +78,8 @@ public final class IsolationStage implements ClassifiedStage {
         private Cached of(ActiveModel m) {
             Cached c = last;
             if (c == null || c.model() != m) {
-                c = new Cached(m, IsolationEvaluator.orEmpty(m.classifier()), m.model().isolation().isPresent());
+                c = new Cached(m, IsolationEvaluator.orEmpty(m.classifier()), m.model().isolation().isPresent(),
+                        new ConcurrentHashMap<>());
                 last = c;
             }
             return c;
@@ -74,14 +89,25 @@ public final class IsolationStage implements ClassifiedStage {
         List<KeyValue<String, EdgeUpdate>> update(Classified c) {
             Cached e = of(c.model());
             FlowRecord r = c.record();
-            Optional<IsolationDecision> d = e.evaluator().decide(c.flow(), c.classification());
+            String key = IsolationEdge.key(r.src(), r.dst(), r.dstPort(), r.proto());
+            String decidedKey = key + "|" + c.classification().category().ordinal() + "|" + r.l7Protocol().ordinal();
+            Decided known = e.decided().get(decidedKey);
+            Optional<IsolationEdge> edge;
+            if (known == null) {
+                Optional<IsolationDecision> d = e.evaluator().decide(c.flow(), c.classification());
+                edge = d.map(x -> IsolationEdge.of(r, c.classification(), x, e.evaluator()));
+                if (e.decided().size() >= MAX_DECIDED) {
+                    e.decided().clear();
+                }
+                e.decided().put(decidedKey, new Decided(edge));
+            } else {
+                edge = known.edge().map(x -> x.withRecord(r));
+            }
             List<HostRtt> rtts = IsolationInputsBuilder.rtts(r, c.classification());
-            if (d.isEmpty() && rtts.isEmpty()) {
+            if (edge.isEmpty() && rtts.isEmpty()) {
                 return List.of();
             }
-            Optional<IsolationEdge> edge = d.map(x -> IsolationEdge.of(r, c.classification(), x, e.evaluator()));
-            return List.of(KeyValue.pair(IsolationEdge.key(r.src(), r.dst(), r.dstPort(), r.proto()),
-                    new EdgeUpdate(edge, rtts, r.start(), e.policy())));
+            return List.of(KeyValue.pair(key, new EdgeUpdate(edge, rtts, r.start(), e.policy())));
         }
     }
 }
