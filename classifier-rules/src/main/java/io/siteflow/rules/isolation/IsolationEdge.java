@@ -113,6 +113,15 @@ public record IsolationEdge(String client, String server, int serverPort, int pr
         return key() + (violates ? "|violating" : "|allowed");
     }
 
+    /**
+     * The finest entry of the edge's records, {@code key()|category|l7}: everything a decision depends on besides the
+     * edge itself, so records of one part key were decided alike (under one policy). The topology keeps and queries
+     * edges in these parts; the report folds them by {@link #entryKey} and a proposal by this key.
+     */
+    public String partKey() {
+        return key() + "|" + category.name() + "|" + l7;
+    }
+
     /** Flows as reported: ended flows, at least one. */
     public long flowsReported() {
         return Math.max(1, flows);

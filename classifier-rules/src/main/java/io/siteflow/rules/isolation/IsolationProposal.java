@@ -68,7 +68,7 @@ public final class IsolationProposal {
      * ({@link IsolationInputsBuilder#forProposal}).
      */
     public static String entryKey(IsolationEdge e) {
-        return e.key() + "|" + e.category().name() + "|" + e.l7();
+        return e.partKey();
     }
 
     /**

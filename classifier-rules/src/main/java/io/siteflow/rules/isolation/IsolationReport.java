@@ -55,8 +55,8 @@ public record IsolationReport(String policyVersion, String modelVersion, long fr
      */
     public static IsolationReport of(IsolationInputs inputs) {
         IsolationEvaluator e = inputs.evaluator();
-        List<IsolationEdge> violations = inputs.edges().stream().filter(IsolationEdge::violates).sorted(BY_BYTES)
-                .toList();
+        List<IsolationEdge> violations = byEntry(inputs.edges()).stream().filter(IsolationEdge::violates)
+                .sorted(BY_BYTES).toList();
         List<String> groups = new java.util.ArrayList<>(e.allGroupNames().stream()
                 .filter(g -> !g.equals(IsolationPolicy.ANY)).toList());
         if (violations.stream().anyMatch(v -> v.fromGroups().isEmpty() || v.toGroups().isEmpty())) {
@@ -71,6 +71,18 @@ public record IsolationReport(String policyVersion, String modelVersion, long fr
         }
         return new IsolationReport(e.policy().version(), e.classifier().model().version(), inputs.fromMs(),
                 inputs.toMs(), pairs, violations, ModelSuspects.of(e.classifier(), inputs.rtts()), inputs.unverified());
+    }
+
+    /**
+     * The edges folded by {@link IsolationEdge#entryKey} (one violating and one allowed entry per edge), parts in order
+     * of first seen so an entry keeps the evidence of its earliest part: inputs already in that form (the offline
+     * check's) are unchanged, finer ones (the topology's parts, a proposal's) give the same report.
+     */
+    static List<IsolationEdge> byEntry(List<IsolationEdge> edges) {
+        java.util.Map<String, IsolationEdge> out = new java.util.LinkedHashMap<>();
+        edges.stream().sorted(Comparator.comparingLong(IsolationEdge::firstSeenMs))
+                .forEach(e -> out.merge(e.entryKey(), e, IsolationEdge::plus));
+        return List.copyOf(out.values());
     }
 
     /** True when at least one pair is NOT_ISOLATED. */

@@ -227,7 +227,7 @@ public final class StreamsQueries implements SiteflowQueries {
         views.forEach((at, v) -> {
             try {
                 for (IsolationEdge e : v.isolationEdges(startFrom, toMs)) {
-                    edges.merge(e.key(), e, (a, b) -> a.firstSeenMs() <= b.firstSeenMs() ? a.plus(b) : b.plus(a));
+                    edges.merge(e.partKey(), e, (a, b) -> a.firstSeenMs() <= b.firstSeenMs() ? a.plus(b) : b.plus(a));
                 }
                 v.isolationRtts().forEach(r -> rtts.merge(r.key(), r, HostRtt::plus));
             } catch (InstanceClient.RemoteQueryException e) {

@@ -140,7 +140,7 @@ final class IsolationStep implements Processor<String, EdgeUpdate, String, Strin
             return;
         }
         metrics.isolationBytes(e.decision(), e.rule(), e.bytes());
-        EdgeWindows.Added a = windows.add(key, e);
+        EdgeWindows.Added a = windows.add(e.partKey(), e); // one entry per decision part: T3 on 1521 beside TNS
         if (a.late()) {
             write(a.out());
         }

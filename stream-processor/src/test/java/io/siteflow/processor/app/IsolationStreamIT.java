@@ -159,13 +159,17 @@ class IsolationStreamIT {
     @Test
     void streamingEqualsTheOfflineAccumulationOfTheSameRecords() throws Exception {
         IsolationEvaluator e = new IsolationEvaluator(new Classifier(SiteModelLoader.parse("sites.yaml", SITES).orThrow()));
-        IsolationInputsBuilder offline = new IsolationInputsBuilder(e);
+        IsolationInputsBuilder offline = IsolationInputsBuilder.forProposal(e); // the topology's parts
+        IsolationInputsBuilder check = new IsolationInputsBuilder(e); // siteflow isolation check's entries
         equivalenceRecords().forEach(offline::add);
+        equivalenceRecords().forEach(check::add);
         IsolationInputs expected = offline.build(T0, PERIOD_END, List.of());
 
         Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(
                 queries().isolation(T0, PERIOD_END).orElseThrow().edges()).isEqualTo(expected.edges()));
         IsolationInputs streamed = queries().isolation(T0, PERIOD_END).orElseThrow();
+        assertThat(io.siteflow.rules.isolation.IsolationReport.of(streamed).violations()).isEqualTo(
+                io.siteflow.rules.isolation.IsolationReport.of(check.build(T0, PERIOD_END, List.of())).violations());
         // same edges, decisions, bytes, packets, flows, first/last seen; and the RTT entries
         assertThat(streamed.rtts()).isEqualTo(expected.rtts());
         assertThat(streamed.edges()).extracting(IsolationEdge::key, IsolationEdge::decision, IsolationEdge::rule)
