@@ -39,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  * compared with the audit's. (The closing records are added after the cumulative comparison, so they change
  * nothing that was compared; their own window stays open.) A second case replays without {@code -F}: see
  * {@link #replayWithoutRemoteCidrsGivesTheSameVerdictsWithTheDefaultGrace()}; there {@code /api/whatif} is also
- * compared with {@code siteflow whatif --json} on the same capture.
+ * compared with {@code siteflow whatif --json} on the same capture. In both, {@code /api/isolation} is compared with
+ * {@code siteflow isolation check --format json} of the capture.
  */
 class ReplayMatchesAuditIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -103,6 +104,7 @@ class ReplayMatchesAuditIT {
                 for (int i = 0; i < cumulative.size(); i++) {
                     assertSameFigures(cumulative.get(i), report.get("verdicts").get(i));
                 }
+                assertIsolationMatches(p);
 
                 Topics.send(broker.bootstrap(), closers(report, grace));
                 List<JsonNode> windows = Offline.nodes(Offline.sorted(Topics.windowVerdicts(broker.bootstrap(),
@@ -131,6 +133,30 @@ class ReplayMatchesAuditIT {
                     HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
             assertThat(r.body() + "\n").isEqualTo(offline.out());
+        }
+    }
+
+    /**
+     * {@code GET /api/isolation} for the capture's period, served over the processor's real runtime, answers exactly
+     * what {@code siteflow isolation check --format json} prints for the same capture (the sample model's policy:
+     * JMS across the regions DENIED, DNS to an unlisted server UNLISTED), before the closing records are sent.
+     */
+    private static void assertIsolationMatches(InProcessProcessor p) throws Exception {
+        CommandRun offline = CommandRun.of("isolation", "check", capture.toString(), "--sites", sites.toString(),
+                "--format", "json", "--agent", "edge-b");
+        assertThat(offline.exitCode()).as(offline.err()).isEqualTo(3);
+        JsonNode expected = JSON.readTree(offline.out());
+        assertThat(expected.get("violations")).extracting(v -> v.get("decision").asText() + " " + v.get("rule").asText()
+                + " " + v.get("serverPort").asInt()).contains("DENIED no-jms-across 8011", "UNLISTED  53");
+        try (ApiServer api = new ApiServer(ApiServer.Settings.loopback(0), p.runtime().queries(), Optional.empty(),
+                () -> "", p.runtime().whatIf()).start()) {
+            Awaitility.await().atMost(Topics.WAIT).untilAsserted(() -> {
+                HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(api.url()
+                        + "/api/isolation?from=" + expected.get("from").asLong() + "&to=" + expected.get("to").asLong()))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+                assertThat(JSON.readTree(r.body())).isEqualTo(expected);
+            });
         }
     }
 
