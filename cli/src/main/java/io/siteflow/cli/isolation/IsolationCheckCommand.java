@@ -1,9 +1,7 @@
 package io.siteflow.cli.isolation;
 
-import io.siteflow.agent.app.FileReplay;
-import io.siteflow.agent.flow.FlowSink;
-import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.cli.input.CaptureInput;
+import io.siteflow.cli.input.CaptureRecords;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.cli.ExitCodes;
 import io.siteflow.rules.classify.Classifier;
@@ -15,12 +13,8 @@ import io.siteflow.rules.isolation.IsolationReport;
 import io.siteflow.rules.isolation.IsolationText;
 import io.siteflow.rules.isolation.Unverified;
 import io.siteflow.rules.model.SiteModel;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -99,24 +93,14 @@ public final class IsolationCheckCommand implements Callable<Integer> {
         }
         IsolationInputsBuilder builder = new IsolationInputsBuilder(evaluator.get());
         Period period = new Period();
-        List<String> problems = new ArrayList<>();
-        for (Path capture : captures) {
-            problems.addAll(FileReplay.run(capture, agent, FlowTableConfig.DEFAULTS, new FlowSink() {
-                @Override
-                public void accept(FlowRecord r) {
-                    builder.add(r);
-                    period.add(r);
-                }
-
-                @Override
-                public void close() {
-                }
-            }).problems());
-        }
+        List<String> problems = CaptureRecords.replay(captures, agent, r -> {
+            builder.add(r);
+            period.add(r);
+        });
         List<Unverified> unverified = problems.stream()
                 .map(p -> new Unverified(agent, Optional.empty(), "input not read whole: " + p)).toList();
         IsolationReport report = IsolationReport.of(builder.build(period.fromMs(), period.toMs(), unverified));
-        if (!write(render(report), err)) {
+        if (!CaptureRecords.write(out, render(report), spec.commandLine().getOut(), err, "siteflow isolation check")) {
             return ExitCodes.FAILURE;
         }
         problems.forEach(err::println);
@@ -130,26 +114,6 @@ public final class IsolationCheckCommand implements Callable<Integer> {
             case json -> IsolationJson.write(report);
             case csv -> IsolationCsv.render(report);
         };
-    }
-
-    /** The report to {@code --out} or standard output; false after printing why it could not be written. */
-    private boolean write(String text, PrintWriter err) {
-        if (out == null) {
-            PrintWriter stdout = spec.commandLine().getOut();
-            stdout.print(text);
-            stdout.flush();
-            return true;
-        }
-        try {
-            Files.writeString(out, text, StandardCharsets.UTF_8);
-            return true;
-        } catch (IOException e) {
-            err.println("siteflow isolation check: --out " + out + ": cannot write: "
-                    + e.getClass().getSimpleName() + " "
-                    + e.getMessage());
-            err.flush();
-            return false;
-        }
     }
 
     /** The capture's period: first packet to last packet + 1 ms (the report's end is exclusive); 0..0 when empty. */

@@ -1,10 +1,7 @@
 package io.siteflow.cli.isolation;
 
-import io.siteflow.agent.app.FileReplay;
-import io.siteflow.agent.flow.FlowSink;
-import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.cli.input.CaptureInput;
-import io.siteflow.model.FlowRecord;
+import io.siteflow.cli.input.CaptureRecords;
 import io.siteflow.model.cli.ExitCodes;
 import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.isolation.IsolationEvaluator;
@@ -14,10 +11,7 @@ import io.siteflow.rules.load.SiteModelLoader;
 import io.siteflow.rules.model.SiteModel;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -88,45 +82,14 @@ public final class IsolationProposeCommand implements Callable<Integer> {
         }
         IsolationInputsBuilder builder = IsolationInputsBuilder.forProposal(
                 IsolationEvaluator.orEmpty(new Classifier(model.get())));
-        List<String> problems = new ArrayList<>();
-        for (Path capture : captures) {
-            problems.addAll(FileReplay.run(capture, agent, FlowTableConfig.DEFAULTS, new FlowSink() {
-                @Override
-                public void accept(FlowRecord r) {
-                    builder.add(r);
-                }
-
-                @Override
-                public void close() {
-                }
-            }).problems());
-        }
+        List<String> problems = CaptureRecords.replay(captures, agent, builder::add);
         String block = IsolationProposal.propose(builder.build(0, Long.MAX_VALUE, List.of()), minFlows);
         String text = inModel ? IsolationProposal.withBlock(SiteModelLoader.read(sites), block) : block;
-        if (!write(text, err)) {
+        if (!CaptureRecords.write(out, text, spec.commandLine().getOut(), err, "siteflow isolation propose")) {
             return ExitCodes.FAILURE;
         }
         problems.forEach(err::println);
         err.flush();
         return problems.isEmpty() ? ExitCodes.OK : ExitCodes.INPUT;
-    }
-
-    /** The text to {@code --out} or standard output; false after printing why it could not be written. */
-    private boolean write(String text, PrintWriter err) {
-        if (out == null) {
-            PrintWriter stdout = spec.commandLine().getOut();
-            stdout.print(text);
-            stdout.flush();
-            return true;
-        }
-        try {
-            Files.writeString(out, text, StandardCharsets.UTF_8);
-            return true;
-        } catch (IOException e) {
-            err.println("siteflow isolation propose: --out " + out + ": cannot write: " + e.getClass().getSimpleName()
-                    + " " + e.getMessage());
-            err.flush();
-            return false;
-        }
     }
 }

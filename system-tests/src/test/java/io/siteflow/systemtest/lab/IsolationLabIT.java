@@ -128,19 +128,17 @@ class IsolationLabIT {
                         .until(() -> agentErr.toString().contains("capturing on " + lab.agentInterface()));
                 tcpdump = LabRecorder.start(lab.routerNamespace(), lab.agentInterface(), pcap);
                 traffic.run(ROUNDS);
-                // every connection ended (its FINs crossed): wait for the last ACKs, in the agent and in the file,
-                // until neither count moves for a poll interval. Not until they are equal: tcpdump has no filter and
-                // also writes what the agent's -F leaves out (an ARP exchange when a neighbour entry expires under a
-                // loaded CI machine), so equality may never come; assertTsharksCounts compares the TCP frames.
-                long[] last = {-1, -1};
-                await("agent and tcpdump received the last ACK").atMost(Duration.ofSeconds(30))
+                // every connection ended (its FINs crossed): wait for the last ACKs (and any retransmission), in
+                // the agent and in the file, until the agent has received every frame of the file its -F selects
+                // (tcpdump, unfiltered, may also write an ARP exchange) and neither has moved for three polls
+                long[] last = {-1, 0};
+                await("agent and tcpdump received the last ACK").atMost(Duration.ofSeconds(60))
                         .pollInterval(Duration.ofMillis(300)).until(() -> {
                             long now = agent.received();
-                            long written = packetsIn(pcap);
-                            boolean settled = now == last[0] && written == last[1];
+                            boolean same = now == framesOfR1In(pcap);
+                            last[1] = same && now == last[0] ? last[1] + 1 : 0;
                             last[0] = now;
-                            last[1] = written;
-                            return settled;
+                            return last[1] >= 3;
                         });
             } finally {
                 received = agent.received();
@@ -306,16 +304,28 @@ class IsolationLabIT {
     }
 
     /** The packet records of a classic pcap file written so far (a record cut short at the end left out). */
-    private static long packetsIn(Path pcap) throws Exception {
+    /** The Ethernet frames of the file carrying IPv4 to or from 10.1.0.0/16: what the agent's {@code -F} selects. */
+    private static long framesOfR1In(Path pcap) throws Exception {
         java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(Files.readAllBytes(pcap)).order(java.nio.ByteOrder.nativeOrder());
-        long packets = 0;
-        for (int at = 24; at + 16 <= b.limit(); packets++) {
-            at += 16 + b.getInt(at + 8);
+        long frames = 0;
+        for (int at = 24; at + 16 <= b.limit(); ) {
+            int caplen = b.getInt(at + 8);
+            int f = at + 16;
+            at = f + caplen;
             if (at > b.limit()) {
                 break;
             }
+            if (caplen < 34) {
+                continue; // too short for an IPv4 header
+            }
+            boolean ipv4 = (b.get(f + 12) & 0xFF) == 0x08 && b.get(f + 13) == 0;
+            boolean src = (b.get(f + 26) & 0xFF) == 10 && b.get(f + 27) == 1;
+            boolean dst = (b.get(f + 30) & 0xFF) == 10 && b.get(f + 31) == 1;
+            if (ipv4 && (src || dst)) {
+                frames++;
+            }
         }
-        return packets;
+        return frames;
     }
 
     private static int linkType(Path pcap) throws Exception {
