@@ -11,6 +11,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import jdk.net.ExtendedSocketOptions;
 
 /**
  * The isolation lab's traffic (issue 25): across the lab's router, one conversation a policy that lets only DB
@@ -18,8 +20,9 @@ import java.util.Random;
  * to a client that opens with the T3 handshake), wls1's JMS channel and an SSH-like server on admin1; region 2 gets
  * one more address, {@link #UNLISTED}, that no {@code hosts} entry of the lab's site model names.
  *
- * <p>{@link #start} opens the SSH-like connection and exchanges its first packets before it returns, so a capture
- * started afterwards sees a connection already running (no handshake: the agent's initiator rule for such flows
+ * <p>{@link #start} opens the SSH-like connection, exchanges its first packets and waits until their last ACK has
+ * crossed before it returns, so a capture started afterwards sees a connection already running, and captures started
+ * at different moments afterwards see the same packets (no handshake: the agent's initiator rule for such flows
  * applies). {@link #run} then runs every conversation, one after the other, and ends every connection, the
  * SSH-like one included, the orderly way: FIN, the server's FIN read, close; so when it returns every packet but the
  * last ACKs has crossed the router. Needs root (the lab). Not thread-safe.
@@ -97,6 +100,7 @@ public final class IsolationTraffic implements AutoCloseable {
             for (int i = 0; i < EARLY_PACKETS; i++) {
                 traffic.sshExchange();
             }
+            traffic.awaitSshQuiet();
         } catch (Exception e) {
             traffic.close();
             throw e;
@@ -154,6 +158,39 @@ public final class IsolationTraffic implements AutoCloseable {
             ssh.close();
         }
         servers.close();
+    }
+
+    /**
+     * Returns once no packet of the SSH-like connection is on its way: the client's ACK of the last answer (which
+     * Linux delays by 40-200 ms) is sent now ({@code TCP_QUICKACK}), and both ends hold no unacknowledged data
+     * ({@code ss}: no {@code unacked:}), so that ACK has crossed the router. Without this, a capture started right
+     * after {@link #start} may see that ACK and a capture started a little later not: two captures of the lab then
+     * differ by one frame (issue 25's lab IT compares the agent with tcpdump frame for frame).
+     *
+     * @throws IOException when the ends still hold unacknowledged data after 10 s, with what {@code ss} printed
+     */
+    private void awaitSshQuiet() throws IOException {
+        if (ssh.socket.supportedOptions().contains(ExtendedSocketOptions.TCP_QUICKACK)) {
+            ssh.socket.setOption(ExtendedSocketOptions.TCP_QUICKACK, true);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            String client = Shell.inNs(lab.topology().region2(), "ss", "-tni", "dport", "=", ":" + SSH_PORT);
+            String server = Shell.inNs(lab.topology().region1(), "ss", "-tni", "sport", "=", ":" + SSH_PORT);
+            if (!client.contains("unacked:") && !server.contains("unacked:")) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException("the SSH-like connection still holds unacknowledged data after 10 s:\n" + client
+                        + server);
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for the SSH-like connection's last ACK", e);
+            }
+        }
     }
 
     private void sshExchange() throws IOException {

@@ -45,6 +45,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -84,7 +85,7 @@ class IsolationLabIT {
         assertThat(convLua).as("the corpus's tshark counting script").isRegularFile();
         Path pcap = dir.resolve("lab.pcap");
 
-        LiveCapture live = captureTheLab(pcap);
+        LiveCapture live = captureTheLab(pcap, convLua);
         IsolationInputs inputs = decide(live.records(), sites);
         Map<String, IsolationEdge> edges = inputs.edges().stream()
                 .collect(Collectors.toMap(IsolationEdge::key, e -> e, (a, b) -> {
@@ -108,12 +109,13 @@ class IsolationLabIT {
      * router's region-2 interface, started after the SSH-like connection was opened; stopped once every connection has
      * ended and both hold the same packets. Skips (as the other lab ITs) when tcpdump dropped packets.
      */
-    private LiveCapture captureTheLab(Path pcap) throws Exception {
+    private LiveCapture captureTheLab(Path pcap, Path convLua) throws Exception {
         Path json = dir.resolve("flows.jsonl");
         StringWriter agentErr = new StringWriter();
         ExecutorService pool = Executors.newSingleThreadExecutor();
         long tcpdumpDrops;
         long received;
+        String unsettled = null;
         try (TrafficLab lab = TrafficLab.up("isit" + ProcessHandle.current().pid() % 1_000_000,
                 TrafficLab.DEFAULT_DELAY_NANOS);
                 IsolationTraffic traffic = IsolationTraffic.start(lab, 25)) {
@@ -132,14 +134,19 @@ class IsolationLabIT {
                 // the agent and in the file, until the agent has received every frame of the file its -F selects
                 // (tcpdump, unfiltered, may also write an ARP exchange) and neither has moved for three polls
                 long[] last = {-1, 0};
-                await("agent and tcpdump received the last ACK").atMost(Duration.ofSeconds(60))
-                        .pollInterval(Duration.ofMillis(300)).until(() -> {
-                            long now = agent.received();
-                            boolean same = now == framesOfR1In(pcap);
-                            last[1] = same && now == last[0] ? last[1] + 1 : 0;
-                            last[0] = now;
-                            return last[1] >= 3;
-                        });
+                try {
+                    await("agent and tcpdump received the last ACK").atMost(Duration.ofSeconds(60))
+                            .pollInterval(Duration.ofMillis(300)).until(() -> {
+                                long now = agent.received();
+                                boolean same = now == framesOfR1In(pcap);
+                                last[1] = same && now == last[0] ? last[1] + 1 : 0;
+                                last[0] = now;
+                                return last[1] >= 3;
+                            });
+                } catch (ConditionTimeoutException e) {
+                    unsettled = "after 60 s the agent had received " + agent.received() + " frames, tcpdump's file "
+                            + framesOfR1In(pcap) + " that -F selects";
+                }
             } finally {
                 received = agent.received();
                 agent.stop();
@@ -150,13 +157,21 @@ class IsolationLabIT {
         } finally {
             pool.shutdownNow();
         }
-        Assumptions.assumeTrue(tcpdumpDrops == 0, "tcpdump dropped " + tcpdumpDrops + " packets");
-        assertThat(agentErr.toString()).contains(" 0 dropped by kernel");
-        assertThat(linkType(pcap)).isEqualTo(LINKTYPE_ETHERNET);
         List<FlowRecord> records = new ArrayList<>();
         for (String line : Files.readAllLines(json)) {
             records.add(FlowRecordJson.parse(line));
         }
+        if (unsettled != null) {
+            Assertions.fail(unsettled + "\nthe agent's flows:\n" + records.stream()
+                    .map(r -> r.src() + ":" + r.srcPort() + " > " + r.dst() + ":" + r.dstPort() + " " + r.packets()
+                            + "+" + r.rpackets() + " packets")
+                    .collect(Collectors.joining("\n")) + "\ntshark's conversations of tcpdump's file:\n"
+                    + TsharkConversations.tcp(pcap, convLua).stream().map(String::valueOf)
+                    .collect(Collectors.joining("\n")) + "\nthe agent said:\n" + agentErr);
+        }
+        Assumptions.assumeTrue(tcpdumpDrops == 0, "tcpdump dropped " + tcpdumpDrops + " packets");
+        assertThat(agentErr.toString()).contains(" 0 dropped by kernel");
+        assertThat(linkType(pcap)).isEqualTo(LINKTYPE_ETHERNET);
         return new LiveCapture(records, received);
     }
 
