@@ -75,7 +75,7 @@ public final class AgentRunner {
      */
     int run(FlowSource source, TextReport report) {
         if (options.live()) {
-            err.println("capturing on " + options.iface());
+            err.println("capturing on " + options.iface() + Sources.startNote(options, source));
             err.flush();
         }
         running = source;

@@ -153,6 +153,15 @@ public final class CaptureCommand implements Callable<Integer> {
                     + "Default: ${DEFAULT-VALUE}.")
     int workers;
 
+    @Option(names = "--backend", paramLabel = "pcap|ebpf", defaultValue = "pcap",
+            description = "Live: pcap reads every packet through libpcap and aggregates flows in the agent; ebpf "
+                    + "attaches a TC program to IFACE (ingress and egress) that aggregates flows in the kernel, with "
+                    + "the -F networks filtered there, and drains them every second (no work per packet in the "
+                    + "agent; needs root or CAP_BPF + CAP_NET_ADMIN, libbpf1; --workers is ignored; no --text "
+                    + "report and no L7, SNI or DB call timing yet; see capture-agent/docs/ebpf.md). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    String backend;
+
     @Option(names = "--metrics-port", paramLabel = "PORT",
             description = "Serve Prometheus metrics on http://ADDRESS:PORT/metrics (ADDRESS: --metrics-bind).")
     Integer metricsPort;
@@ -190,6 +199,7 @@ public final class CaptureCommand implements Callable<Integer> {
                 .kafka(kafkaOptions.properties())
                 .spoolDir(spoolDir).spoolMaxMb(spoolMaxMb).json(json).text(text).seconds(seconds).lines(lines)
                 .ports(ports).order(order).bytes(bytes).snaplen(snaplen).bufferMb(bufferMb).workers(workers)
+                .backend(backend)
                 .metricsPort(metricsPort).metricsBind(metricsBind)
                 .activeTimeoutSeconds(activeTimeout).idleTimeoutSeconds(idleTimeout).maxFlows(maxFlows).sni(!noSni);
         cidrs.forEach(b::remoteCidr);

@@ -8,7 +8,9 @@ import io.siteflow.agent.capture.file.PacedReplay;
 import io.siteflow.agent.capture.live.BpfFilters;
 import io.siteflow.agent.capture.live.FanoutCapture;
 import io.siteflow.agent.capture.live.LiveCapture;
+import io.siteflow.agent.config.Backend;
 import io.siteflow.agent.config.CaptureOptions;
+import io.siteflow.agent.ebpf.EbpfFlowSource;
 import io.siteflow.agent.pipeline.PacketFlows;
 import io.siteflow.agent.pipeline.Pipeline;
 import io.siteflow.agent.source.FlowSource;
@@ -24,7 +26,16 @@ final class Sources {
     }
 
     static FlowSource open(CaptureOptions o, Pipeline.Settings settings) throws CaptureFileException, CaptureFailure {
+        if (o.live() && o.backend() == Backend.EBPF) {
+            return EbpfFlowSource.open(o.iface(), o.remoteCidrs(), settings.flowTable(), settings.agent(),
+                    settings.runId());
+        }
         return new PacketFlows(packets(o), settings, o.timely());
+    }
+
+    /** What the start-up line adds after {@code capturing on IFACE} for this source (empty for the packet path). */
+    static String startNote(CaptureOptions o, FlowSource source) {
+        return source instanceof EbpfFlowSource ebpf ? ebpf.startNote(o.workers()) : "";
     }
 
     private static PacketSource packets(CaptureOptions o) throws CaptureFileException, CaptureFailure {

@@ -40,7 +40,8 @@ import java.util.TreeMap;
  * @param order          report sort order (iftop {@code -o})
  * @param bytes          report rates in bytes per second (iftop {@code -B}) instead of bits
  * @param workers        live: capture sockets in one PACKET_FANOUT hash group, each with its own decoder and
- *                       flow table (1: one socket, no fan-out)
+ *                       flow table (1: one socket, no fan-out); ignored by {@link Backend#EBPF}
+ * @param backend        live: packets through libpcap ({@link Backend#PCAP}) or flows from the kernel
  */
 public record CaptureOptions(
         String iface,
@@ -69,7 +70,8 @@ public record CaptureOptions(
         boolean sni,
         ReportOrder order,
         boolean bytes,
-        int workers) {
+        int workers,
+        Backend backend) {
 
     public CaptureOptions {
         remoteCidrs = List.copyOf(remoteCidrs);
@@ -110,6 +112,9 @@ public record CaptureOptions(
                 .append(" workers=").append(workers);
         if (!sni) {
             sb.append(" sni=off");
+        }
+        if (backend == Backend.EBPF) {
+            sb.append(" backend=ebpf");
         }
         return sb.toString();
     }

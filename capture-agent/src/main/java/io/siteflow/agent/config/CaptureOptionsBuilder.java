@@ -56,6 +56,7 @@ public final class CaptureOptionsBuilder {
     private int snaplen = DEFAULT_SNAPLEN;
     private int bufferMb = DEFAULT_BUFFER_MB;
     private int workers = DEFAULT_WORKERS;
+    private String backend = Backend.PCAP.flag();
     private Integer metricsPort;
     private String metricsBind = DEFAULT_METRICS_BIND;
     private int activeTimeoutSeconds = FlowTableConfig.DEFAULT_ACTIVE_TIMEOUT_SECONDS;
@@ -175,6 +176,12 @@ public final class CaptureOptionsBuilder {
     /** Live: capture sockets in one PACKET_FANOUT hash group, 1-{@value #MAX_WORKERS}. */
     public CaptureOptionsBuilder workers(int workers) {
         this.workers = workers;
+        return this;
+    }
+
+    /** Live: {@code pcap} (the default) or {@code ebpf} ({@link Backend}). */
+    public CaptureOptionsBuilder backend(String backend) {
+        this.backend = backend;
         return this;
     }
 
@@ -330,11 +337,24 @@ public final class CaptureOptionsBuilder {
         Path spool = spoolDir != null ? spoolDir
                 : Path.of(System.getProperty("user.home"), ".local", "state", "siteflow", "spool", agentId);
         boolean report = text || json == null && bootstrap == null;
+        Backend how = backend(report);
         return new CaptureOptions(iface, file, remote, agentId, bootstrap, clientProps, json, report, seconds, lines,
                 ports, snaplen, bufferMb << 20, metricsPort, metricsBind, Duration.ofSeconds(activeTimeoutSeconds),
                 Duration.ofSeconds(idleTimeoutSeconds), maxFlows, spool, spoolMaxMb << 20, realtime, loop,
                 passes == null ? 0 : passes, sni, sort, bytes,
-                workers);
+                workers, how);
+    }
+
+    private Backend backend(boolean report) {
+        Backend how = Backend.parse(backend);
+        if (how == Backend.EBPF && iface == null) {
+            throw invalid("--backend ebpf needs -i IFACE (a capture file is read by the agent itself)");
+        }
+        if (how == Backend.EBPF && report) {
+            throw invalid("--backend ebpf gives flows, not packets: the text report needs --backend pcap; "
+                    + "give --json or --bootstrap");
+        }
+        return how;
     }
 
     private static Cidr ipv6(String text) {

@@ -145,7 +145,7 @@ public final class FlowTable {
         }
         if (s < 0) {
             s = create(kaHi, kaLo, kbHi, kbLo, kPorts, proto, h);
-            boolean srcInitiates = decideInitiator(tcp, flags, sp, dp);
+            boolean srcInitiates = srcInitiates(tcp, flags, sp, dp);
             if (srcInitiates != srcIsA) {
                 st.meta[s] |= FlowStore.INITIATOR_B;
             }
@@ -179,7 +179,16 @@ public final class FlowTable {
         return c != 0 ? c : Integer.compare(port1, port2);
     }
 
-    private static boolean decideInitiator(boolean tcp, int flags, int sp, int dp) {
+    /**
+     * The initiator rule (class comment), from the first packet of a flow: true when its sender initiated the flow.
+     * Also used by sources that aggregate elsewhere (the in-kernel source), so the rule stays one function.
+     *
+     * @param tcp   the packet is TCP with ports
+     * @param flags its TCP flags (0 for other protocols)
+     * @param sp    its source port (0 without ports)
+     * @param dp    its destination port
+     */
+    public static boolean srcInitiates(boolean tcp, int flags, int sp, int dp) {
         if (tcp && (flags & SYN) != 0) {
             return (flags & ACK) == 0;
         }

@@ -46,14 +46,33 @@ public final class RecordFactory {
         boolean initB = (st.meta[s] & FlowStore.INITIATOR_B) != 0;
         long startNs = st.recStart[s] != 0 ? st.recStart[s] : st.lastSeen[s];
         CallState c = st.calls[s];
-        return FlowRecord.builder().id(runId + "-" + (++counter)).agent(agent).iface(iface)
-                .time(Math.floorDiv(startNs, 1_000_000L), Math.floorDiv(st.lastSeen[s], 1_000_000L))
-                .endpoints(initB ? reversed(ab) : ab).forward(initB ? fromB : fromA).reverse(initB ? fromA : fromB)
+        return oriented(ab, initB, fromA, fromB, startNs, st.lastSeen[s])
                 .rttMicros(st.rtt[s] >= 0 ? Long.valueOf(st.rtt[s]) : null)
                 .dataRttMicros(st.dataRttMin[s] >= 0 ? Long.valueOf(st.dataRttMin[s]) : null)
                 .l7(l7).sni(st.sni[s])
                 .db(c == null ? DbCalls.NONE : new DbCalls(c.calls, c.micros, c.histogram()))
                 .isFinal(isFinal).build();
+    }
+
+    /**
+     * The record of a flow aggregated outside the flow table (the in-kernel source, {@code ebpf.KernelFlows}), built
+     * the same way: side a and side b become src and dst, or dst and src when b initiated the flow.
+     *
+     * @param ab        the flow's ends, side a as src
+     * @param rttMicros handshake RTT, null when not seen
+     * @param startNs   first packet of this record, epoch ns
+     * @param lastNs    last packet of this record, epoch ns
+     */
+    public FlowRecord build(Endpoints ab, boolean initiatorB, Counters fromA, Counters fromB, long startNs, long lastNs,
+            Long rttMicros, boolean isFinal) {
+        return oriented(ab, initiatorB, fromA, fromB, startNs, lastNs).rttMicros(rttMicros).isFinal(isFinal).build();
+    }
+
+    private FlowRecord.Builder oriented(Endpoints ab, boolean initB, Counters fromA, Counters fromB, long startNs,
+            long lastNs) {
+        return FlowRecord.builder().id(runId + "-" + (++counter)).agent(agent).iface(iface)
+                .time(Math.floorDiv(startNs, 1_000_000L), Math.floorDiv(lastNs, 1_000_000L))
+                .endpoints(initB ? reversed(ab) : ab).forward(initB ? fromB : fromA).reverse(initB ? fromA : fromB);
     }
 
     private static Endpoints reversed(Endpoints e) {

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * siteflow's in-kernel flow aggregator (capture-agent/docs/ebpf.md): a TC sched_cls program, attached to the
+ * clsact ingress and egress hooks of one interface, that aggregates packets per bidirectional flow into a hash
+ * map user space drains. It never changes a packet's fate (always TC_ACT_UNSPEC).
+ *
+ * Counts exactly what the agent's libpcap path counts (decode/, flow/FlowTable): frame bytes are the link-layer
+ * wire length (skb->len, +4 for a VLAN tag the driver took off), IP bytes the IPv4 total length or 40 + the IPv6
+ * payload length; ports for TCP, UDP, UDP-Lite and SCTP of a first fragment; TCP flags OR-ed per direction.
+ *
+ * Maps:
+ *   flows       ARRAY_OF_MAPS[1] -> the flow map in use (flows_a or flows_b): user space swaps it, and the swap
+ *               returns only once no program run can still hold the old one (the kernel waits for an RCU grace
+ *               period on a map-in-map update), so the old map is drained whole without losing a count.
+ *   handshakes  LRU hash: SYN time and SYN/ACK sequence per flow, until the ACK of the SYN/ACK gives the RTT.
+ *   remote      LPM trie of the -F networks over 128-bit addresses (IPv4 mapped); config[0] bit 0 turns it on.
+ *   counters    per-CPU: packets seen, not IP, malformed, filtered out by -F, counted, flows created, map full.
+ *
+ * Built with: clang -O2 -g -target bpf -c flows.bpf.c (UAPI headers only, no CO-RE).
+ */
+#include <linux/bpf.h>
+#include <linux/pkt_cls.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/in.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+
+#define MAX_FLOWS 65536
+#define MAX_HANDSHAKES 16384
+#define MAX_CIDRS 1024
+
+#define IPPROTO_UDPLITE_ 136
+#define IPPROTO_SCTP_ 132
+
+#define TH_FIN 0x01
+#define TH_SYN 0x02
+#define TH_ACK 0x10
+
+enum counter {
+	C_SEEN = 0,      /* every packet the program ran on */
+	C_NOT_IP = 1,    /* not IPv4/IPv6 (ARP, LLDP...) */
+	C_MALFORMED = 2, /* IP header not whole in the packet */
+	C_FILTERED = 3,  /* outside -F: not both or neither end in the networks */
+	C_COUNTED = 4,   /* aggregated into a flow */
+	C_CREATED = 5,   /* flow entries created */
+	C_MAP_FULL = 6,  /* a new flow that found the map full (not counted) */
+	C_COUNTERS = 8,
+};
+
+struct flow_key {
+	__u64 a_hi;      /* the lower end (address, then port, as unsigned numbers): first 8 address bytes */
+	__u64 a_lo;      /* last 8 (IPv4-mapped for IPv4: 0x0000ffff_<IPv4>), as the agent's IpAddresses */
+	__u64 b_hi;
+	__u64 b_lo;
+	__u16 a_port;    /* host byte order */
+	__u16 b_port;
+	__u8 proto;
+	__u8 pad[3];
+};
+
+struct flow_val {
+	__u64 first_ns;  /* bpf_ktime_get_ns of the entry's first packet */
+	__u64 last_ns;
+	__u64 ab_packets;
+	__u64 ab_ip_bytes;
+	__u64 ab_frame_bytes;
+	__u64 ba_packets;
+	__u64 ba_ip_bytes;
+	__u64 ba_frame_bytes;
+	__u32 ab_flags;  /* OR of the TCP flags a -> b (9 bits, NS..FIN) */
+	__u32 ba_flags;
+	__u32 first;     /* the entry's first packet: its TCP flags, bit 16 set when it went b -> a */
+	__u32 rtt_us;    /* handshake RTT + 1 in microseconds, 0 when none completed in this entry */
+};
+
+struct handshake {
+	__u64 syn_ns;
+	__u32 synack_seq;
+	__u8 state;      /* 1 SYN seen, 2 SYN/ACK seen */
+	__u8 syn_ba;     /* the SYN went b -> a */
+	__u8 pad[2];
+};
+
+struct lpm_key {
+	__u32 prefixlen;
+	__u8 addr[16];
+};
+
+struct flow_map {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_FLOWS);
+	__type(key, struct flow_key);
+	__type(value, struct flow_val);
+};
+
+struct flow_map flows_a SEC(".maps");
+struct flow_map flows_b SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct flow_map);
+} flows SEC(".maps") = {
+	.values = { [0] = &flows_a },
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, MAX_HANDSHAKES);
+	__type(key, struct flow_key);
+	__type(value, struct handshake);
+} handshakes SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(max_entries, MAX_CIDRS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct lpm_key);
+	__type(value, __u8);
+} remote SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} config SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, C_COUNTERS);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+static __always_inline void bump(__u32 which)
+{
+	__u64 *c = bpf_map_lookup_elem(&counters, &which);
+	if (c)
+		*c += 1;
+}
+
+/* The facts of one packet the flow needs, in the packet's own direction. */
+struct pkt {
+	__u64 src_hi;
+	__u64 src_lo;
+	__u64 dst_hi;
+	__u64 dst_lo;
+	__u16 sport;
+	__u16 dport;
+	__u8 proto;
+	__u16 flags;
+	__u32 seq;
+	__u32 ack;
+	__u32 ip_bytes;
+};
+
+static __always_inline int ipv6_ext(__u8 next)
+{
+	return next == 0 || next == 43 || next == 44 || next == 51 || next == 60 || next == 135 || next == 139
+		|| next == 140;
+}
+
+/* Ports (and TCP flags, seq, ack) of the transport header at off, within the datagram ending at ip_end. */
+static __always_inline void transport(void *data, void *data_end, __u32 off, __u32 ip_end, struct pkt *p)
+{
+	if (p->proto == IPPROTO_TCP) {
+		__u8 *t = data + off;
+		if ((void *)(t + 20) > data_end || ip_end < off + 20)
+			return;
+		__u32 doff = (t[12] >> 4) * 4;
+		if (doff < 20 || doff > ip_end - off)
+			return;
+		p->sport = ((__u16)t[0] << 8) | t[1];
+		p->dport = ((__u16)t[2] << 8) | t[3];
+		p->seq = bpf_ntohl(*(__u32 *)(t + 4));
+		p->ack = bpf_ntohl(*(__u32 *)(t + 8));
+		p->flags = ((__u16)(t[12] & 1) << 8) | t[13];
+	} else if (p->proto == IPPROTO_UDP || p->proto == IPPROTO_UDPLITE_ || p->proto == IPPROTO_SCTP_) {
+		__u32 len = p->proto == IPPROTO_SCTP_ ? 12 : 8;
+		__u8 *t = data + off;
+		if ((void *)(t + 8) > data_end || ip_end < off + len)
+			return;
+		if (len == 12 && (void *)(t + 12) > data_end)
+			return;
+		p->sport = ((__u16)t[0] << 8) | t[1];
+		p->dport = ((__u16)t[2] << 8) | t[3];
+	}
+}
+
+/* 0 when decoded, 1 when not IP, 2 when the IP header is not whole. */
+static __always_inline int decode(struct __sk_buff *skb, struct pkt *p)
+{
+	void *data = (void *)(long)skb->data;
+	void *data_end = (void *)(long)skb->data_end;
+	struct ethhdr *eth = data;
+	if ((void *)(eth + 1) > data_end)
+		return 1;
+	__u16 type = eth->h_proto;
+	__u32 off = sizeof(*eth);
+	if (type == bpf_htons(ETH_P_8021Q) || type == bpf_htons(ETH_P_8021AD)) {
+		__u16 *inner = data + off + 2;
+		if ((void *)(inner + 1) > data_end)
+			return 1;
+		type = *inner;
+		off += 4;
+	}
+	__u32 reported = skb->len;
+	if (type == bpf_htons(ETH_P_IP)) {
+		__u8 *ip = data + off;
+		if ((void *)(ip + 20) > data_end)
+			return 2;
+		if (ip[0] >> 4 != 4)
+			return 2;
+		__u32 ihl = (ip[0] & 0x0F) * 4;
+		if (ihl < 20)
+			return 2;
+		__u32 total = ((__u32)ip[2] << 8) | ip[3];
+		if (total == 0)
+			total = reported > off ? reported - off : 0;
+		else if (total < ihl)
+			return 2;
+		p->ip_bytes = total;
+		p->proto = ip[9];
+		__u32 s4, d4;
+		__builtin_memcpy(&s4, ip + 12, 4);
+		__builtin_memcpy(&d4, ip + 16, 4);
+		p->src_lo = 0x0000ffff00000000ULL | bpf_ntohl(s4);
+		p->dst_lo = 0x0000ffff00000000ULL | bpf_ntohl(d4);
+		__u16 frag = ((__u16)ip[6] << 8) | ip[7];
+		if ((frag & 0x1FFF) == 0 && ihl <= 60)
+			transport(data, data_end, off + ihl, off + total, p);
+		return 0;
+	}
+	if (type == bpf_htons(ETH_P_IPV6)) {
+		__u8 *ip = data + off;
+		if ((void *)(ip + 40) > data_end)
+			return 2;
+		if (ip[0] >> 4 != 6)
+			return 2;
+		__u32 payload = ((__u32)ip[4] << 8) | ip[5];
+		__u8 next = ip[6];
+		p->ip_bytes = 40 + payload;
+		__u64 w[4];
+		__builtin_memcpy(w, ip + 8, 32);
+		p->src_hi = bpf_be64_to_cpu(w[0]);
+		p->src_lo = bpf_be64_to_cpu(w[1]);
+		p->dst_hi = bpf_be64_to_cpu(w[2]);
+		p->dst_lo = bpf_be64_to_cpu(w[3]);
+		__u32 q = off + 40;
+		int later_fragment = 0;
+#pragma unroll
+		for (int i = 0; i < 6; i++) {
+			if (!ipv6_ext(next) || later_fragment)
+				break;
+			__u8 *h = data + q;
+			if ((void *)(h + 8) > data_end)
+				return 0;
+			__u32 len = next == 44 ? 8 : next == 51 ? ((__u32)h[1] + 2) * 4 : ((__u32)h[1] + 1) * 8;
+			if (next == 44 && ((((__u16)h[2] << 8) | h[3]) & 0xFFF8) != 0)
+				later_fragment = 1;
+			next = h[0];
+			q += len;
+		}
+		p->proto = next;
+		if (!later_fragment && !ipv6_ext(next) && q < 0xFFFF)
+			transport(data, data_end, q, off + 40 + payload, p);
+		return 0;
+	}
+	return 1;
+}
+
+/* The agent's FlowTable order: address (hi, then lo) as unsigned, then port. */
+static __always_inline int lower(struct pkt *p)
+{
+	if (p->src_hi != p->dst_hi)
+		return p->src_hi < p->dst_hi;
+	if (p->src_lo != p->dst_lo)
+		return p->src_lo < p->dst_lo;
+	return p->sport <= p->dport;
+}
+
+/* In the -F networks: one trie over the 128-bit form, IPv4 networks as ::ffff:a.b.c.d/(96 + p) (model/Cidr). */
+static __always_inline int inside(__u64 hi, __u64 lo)
+{
+	struct lpm_key k = { .prefixlen = 128 };
+	__u64 be[2] = { bpf_cpu_to_be64(hi), bpf_cpu_to_be64(lo) };
+	__builtin_memcpy(k.addr, be, 16);
+	return bpf_map_lookup_elem(&remote, &k) != 0;
+}
+
+static __always_inline void handshake(struct flow_key *key, struct pkt *p, int ba, __u64 now, void *map)
+{
+	__u16 sa = p->flags & (TH_SYN | TH_ACK);
+	if (sa == TH_SYN) {
+		struct handshake h = { .syn_ns = now, .state = 1, .syn_ba = ba };
+		bpf_map_update_elem(&handshakes, key, &h, BPF_ANY);
+		return;
+	}
+	if (sa != (TH_SYN | TH_ACK) && sa != TH_ACK)
+		return;
+	struct handshake *h = bpf_map_lookup_elem(&handshakes, key);
+	if (!h)
+		return;
+	if (sa == (TH_SYN | TH_ACK)) {
+		if (h->syn_ba != ba) {
+			h->synack_seq = p->seq;
+			h->state = 2;
+		}
+		return;
+	}
+	if (h->syn_ba == ba && h->state == 2 && p->ack == h->synack_seq + 1) {
+		struct flow_val *v = bpf_map_lookup_elem(map, key);
+		if (v) {
+			__u64 us = (now - h->syn_ns) / 1000;
+			v->rtt_us = us >= 0xFFFFFFFE ? 0xFFFFFFFF : (__u32)us + 1;
+		}
+		bpf_map_delete_elem(&handshakes, key);
+	}
+}
+
+SEC("tc")
+int siteflow_flows(struct __sk_buff *skb)
+{
+	bump(C_SEEN);
+	struct pkt p = {};
+	int r = decode(skb, &p);
+	if (r != 0) {
+		bump(r == 1 ? C_NOT_IP : C_MALFORMED);
+		return TC_ACT_UNSPEC;
+	}
+	__u32 zero = 0;
+	__u32 *cfg = bpf_map_lookup_elem(&config, &zero);
+	if (cfg && (*cfg & 1) && inside(p.src_hi, p.src_lo) == inside(p.dst_hi, p.dst_lo)) {
+		bump(C_FILTERED);
+		return TC_ACT_UNSPEC;
+	}
+	struct flow_key key = { .proto = p.proto };
+	int ba = !lower(&p);
+	if (!ba) {
+		key.a_hi = p.src_hi;
+		key.a_lo = p.src_lo;
+		key.b_hi = p.dst_hi;
+		key.b_lo = p.dst_lo;
+		key.a_port = p.sport;
+		key.b_port = p.dport;
+	} else {
+		key.a_hi = p.dst_hi;
+		key.a_lo = p.dst_lo;
+		key.b_hi = p.src_hi;
+		key.b_lo = p.src_lo;
+		key.a_port = p.dport;
+		key.b_port = p.sport;
+	}
+	void *map = bpf_map_lookup_elem(&flows, &zero);
+	if (!map)
+		return TC_ACT_UNSPEC;
+	__u64 now = bpf_ktime_get_ns();
+	__u64 frame = skb->len + (skb->vlan_present ? 4 : 0);
+	struct flow_val *v = bpf_map_lookup_elem(map, &key);
+	if (!v) {
+		struct flow_val fresh = { .first_ns = now, .last_ns = now, .first = p.flags | (ba ? 0x10000 : 0) };
+		if (bpf_map_update_elem(map, &key, &fresh, BPF_NOEXIST) == 0)
+			bump(C_CREATED);
+		v = bpf_map_lookup_elem(map, &key);
+		if (!v) {
+			bump(C_MAP_FULL);
+			return TC_ACT_UNSPEC;
+		}
+	}
+	if (!ba) {
+		__sync_fetch_and_add(&v->ab_packets, 1);
+		__sync_fetch_and_add(&v->ab_ip_bytes, p.ip_bytes);
+		__sync_fetch_and_add(&v->ab_frame_bytes, frame);
+		if (p.flags)
+			__sync_fetch_and_or(&v->ab_flags, p.flags);
+	} else {
+		__sync_fetch_and_add(&v->ba_packets, 1);
+		__sync_fetch_and_add(&v->ba_ip_bytes, p.ip_bytes);
+		__sync_fetch_and_add(&v->ba_frame_bytes, frame);
+		if (p.flags)
+			__sync_fetch_and_or(&v->ba_flags, p.flags);
+	}
+	if (now > v->last_ns)
+		v->last_ns = now;
+	bump(C_COUNTED);
+	if (p.proto == IPPROTO_TCP && (p.flags & (TH_SYN | TH_ACK)))
+		handshake(&key, &p, ba, now, map);
+	return TC_ACT_UNSPEC;
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -1,0 +1,198 @@
+package io.siteflow.agent.ebpf;
+
+import io.siteflow.agent.capture.CaptureFailure;
+import io.siteflow.agent.capture.CaptureStats;
+import io.siteflow.agent.flow.FlowSink;
+import io.siteflow.agent.flow.FlowTableConfig;
+import io.siteflow.agent.flow.RecordFactory;
+import io.siteflow.agent.metrics.CaptureReadings;
+import io.siteflow.agent.metrics.DecodeCounters;
+import io.siteflow.agent.source.FlowSource;
+import io.siteflow.model.Cidr;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code siteflow capture -i IFACE --backend ebpf}: flows aggregated in the kernel by {@link FlowProgram}, drained
+ * every {@link #DRAIN_INTERVAL_MS} ms into {@link KernelFlows}, which gives the records to the sink on the agent's
+ * active and idle timeouts (capture-agent/docs/ebpf.md). {@link #open} loads and attaches (so a missing capability
+ * fails before {@code capturing on}); {@link #run} drains until {@link #stop()}, then detaches, drains what is left
+ * and ends every flow. {@code received} counts the packets the program aggregated, {@code droppedKernel} the packets
+ * of new flows that found the kernel map full. Threads as {@link FlowSource} says.
+ */
+public final class EbpfFlowSource implements FlowSource, CaptureReadings {
+    /** How often the kernel map is swapped and drained. */
+    static final long DRAIN_INTERVAL_MS = 1000;
+
+    private final FlowProgram program;
+    private final String iface;
+    private final FlowTableConfig config;
+    private final String agent;
+    private final String runId;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile KernelCounters last = new KernelCounters(0, 0, 0, 0, 0, 0, 0);
+    private volatile boolean closed;
+    private volatile long activeFlows;
+    private volatile long flowsCreated;
+    private volatile long evictions;
+
+    private EbpfFlowSource(FlowProgram program, String iface, FlowTableConfig config, String agent, String runId) {
+        this.program = program;
+        this.iface = iface;
+        this.config = config;
+        this.agent = agent;
+        this.runId = runId;
+    }
+
+    /**
+     * Loads the program and attaches it to {@code iface} (in the calling thread's network namespace), with the
+     * {@code -F} networks in the kernel.
+     *
+     * @throws CaptureFailure what is missing, naming it, with a hint at {@code --backend pcap}
+     */
+    public static EbpfFlowSource open(String iface, List<Cidr> remoteCidrs, FlowTableConfig config, String agent,
+            String runId) throws CaptureFailure {
+        return new EbpfFlowSource(FlowProgram.open(iface, remoteCidrs), iface, config, agent, runId);
+    }
+
+    /** For the start-up line: what this source does instead of the packet path, and the options it ignores. */
+    public String startNote(int workers) {
+        String stale = program.staleRemoved();
+        return " (ebpf: flows aggregated in the kernel" + (workers > 1 ? "; --workers " + workers
+                + " ignored, the kernel spreads the work" : "") + (stale == null ? "" : "; removed the filter a "
+                + "previous agent left on " + stale) + ")";
+    }
+
+    @Override
+    public void run(FlowSink sink) throws CaptureFailure {
+        KernelFlows flows = new KernelFlows(config, new RecordFactory(agent, iface, runId), sink);
+        try {
+            while (!awaitStop()) {
+                drain(flows, false);
+                flows.expire(nowNanos());
+                publish(flows);
+            }
+            program.detach();
+            drain(flows, true);
+            flows.flushAll();
+            publish(flows);
+            sink.flush();
+        } finally {
+            program.detach();
+        }
+    }
+
+    private boolean awaitStop() {
+        try {
+            return stopped.await(DRAIN_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        }
+    }
+
+    private void drain(KernelFlows flows, boolean all) throws CaptureFailure {
+        long toWall = nowNanos() - System.nanoTime(); // bpf_ktime_get_ns and System.nanoTime: CLOCK_MONOTONIC
+        if (all) {
+            program.drainAll(e -> flows.merge(e, toWall));
+        } else {
+            program.drain(e -> flows.merge(e, toWall));
+        }
+        last = program.counters();
+    }
+
+    private void publish(KernelFlows flows) {
+        activeFlows = flows.size();
+        flowsCreated = flows.flowsCreated();
+        evictions = flows.evictions();
+    }
+
+    private static long nowNanos() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    @Override
+    public void stop() {
+        stopped.countDown();
+    }
+
+    /** The program's counters now (the last ones read once closed). */
+    public KernelCounters kernelCounters() {
+        if (!closed) {
+            synchronized (this) {
+                if (!closed) {
+                    last = program.counters();
+                }
+            }
+        }
+        return last;
+    }
+
+    @Override
+    public CaptureReadings readings() {
+        return this;
+    }
+
+    @Override
+    public List<String> problems() {
+        return List.of();
+    }
+
+    @Override
+    public String name() {
+        return iface;
+    }
+
+    @Override
+    public CaptureStats stats() {
+        KernelCounters c = kernelCounters();
+        return new CaptureStats(c.counted(), c.mapFull(), 0);
+    }
+
+    @Override
+    public DecodeCounters counters() {
+        return new DecodeCounters();
+    }
+
+    @Override
+    public int workers() {
+        return 1;
+    }
+
+    @Override
+    public long activeFlows() {
+        return activeFlows;
+    }
+
+    @Override
+    public long flowsCreated() {
+        return flowsCreated;
+    }
+
+    @Override
+    public long evictions() {
+        return evictions;
+    }
+
+    @Override
+    public long agentDrops() {
+        return 0;
+    }
+
+    @Override
+    public long agentDrops(int worker) {
+        return 0;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            last = program.counters();
+            closed = true;
+            program.close();
+        }
+    }
+}

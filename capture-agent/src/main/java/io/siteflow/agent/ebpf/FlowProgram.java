@@ -1,0 +1,357 @@
+package io.siteflow.agent.ebpf;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
+import io.siteflow.agent.capture.CaptureFailure;
+import io.siteflow.model.Cidr;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The compiled program ({@code /bpf/flows.bpf.o}, built from {@code src/main/bpf/flows.bpf.c}) loaded through libbpf
+ * and attached to the clsact ingress and egress hooks of one interface, with siteflow's own filter handle and
+ * priority ({@link #HANDLE}, {@link #PRIORITY}). {@link #open} first removes a filter a killed agent left at that
+ * place (its program is named {@link #PROGRAM}); {@link #close} detaches both filters and removes the clsact qdisc
+ * when this program created it. {@link #drain} swaps the flow map in use (the kernel returns from the swap once no
+ * program run can still write the old one) and empties the old one with {@code bpf_map_lookup_and_delete_batch}:
+ * no count is lost or counted twice. Open, drain and close from one thread (the one in the interface's network
+ * namespace); {@link #counters()} from any.
+ */
+final class FlowProgram implements AutoCloseable {
+    /** The program's name (what {@code bpftool prog} and {@code tc filter show} print), at most 15 characters. */
+    static final String PROGRAM = "siteflow_flows";
+    /** The filter handle and priority siteflow's filters take on both hooks. */
+    static final int HANDLE = 0x5f1;
+    static final int PRIORITY = 0x5f1;
+    /** Entries read per batch call. */
+    private static final int BATCH = 4096;
+
+    private final Libbpf bpf;
+    private final Pointer obj;
+    private final String iface;
+    private final int ifindex;
+    private final int progFd;
+    private final int outerFd;
+    private final int[] flowFds;
+    private final int countersFd;
+    private final int cpus;
+    private final boolean createdQdisc;
+    private final Memory keys = new Memory((long) BATCH * KernelFlowEntry.KEY_SIZE);
+    private final Memory values = new Memory((long) BATCH * KernelFlowEntry.VALUE_SIZE);
+    private final Memory batchIn = new Memory(KernelFlowEntry.KEY_SIZE);
+    private final Memory batchOut = new Memory(KernelFlowEntry.KEY_SIZE);
+    private int inUse;
+    private boolean attachedIngress;
+    private boolean attachedEgress;
+    private String staleRemoved;
+
+    private FlowProgram(Libbpf bpf, Pointer obj, String iface, int ifindex, boolean createdQdisc) throws CaptureFailure {
+        this.bpf = bpf;
+        this.obj = obj;
+        this.iface = iface;
+        this.ifindex = ifindex;
+        this.createdQdisc = createdQdisc;
+        this.progFd = bpf.bpf_program__fd(require(bpf.bpf_object__find_program_by_name(obj, PROGRAM), PROGRAM));
+        this.outerFd = mapFd("flows");
+        this.flowFds = new int[] {mapFd("flows_a"), mapFd("flows_b")};
+        this.countersFd = mapFd("counters");
+        this.cpus = bpf.libbpf_num_possible_cpus();
+    }
+
+    /**
+     * Loads the program, removes a killed agent's filters, fills the {@code -F} maps and attaches to both hooks of
+     * {@code iface} (in the calling thread's network namespace).
+     *
+     * @throws CaptureFailure naming what is missing (libbpf, the interface, a capability) and suggesting
+     *                        {@code --backend pcap}
+     */
+    static FlowProgram open(String iface, List<Cidr> remoteCidrs) throws CaptureFailure {
+        Libbpf bpf;
+        try {
+            bpf = Libbpf.load();
+        } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
+            throw failure("libbpf (libbpf.so.1) could not be loaded: " + e.getMessage()
+                    + "; install libbpf1 (Debian) or libbpf (RPM)");
+        }
+        int ifindex = Libbpf.libc().if_nametoindex(iface);
+        if (ifindex == 0) {
+            throw new CaptureFailure("ebpf: " + iface + ": no such interface");
+        }
+        Path object = extractObject();
+        Pointer obj = bpf.bpf_object__open_file(object.toString(), null);
+        int openErr = Native.getLastError();
+        deleteQuietly(object);
+        if (obj == null) {
+            throw failure("opening the BPF object: " + Errno.describe(openErr));
+        }
+        FlowProgram p = null;
+        try {
+            int err = bpf.bpf_object__load(obj);
+            if (err < 0) {
+                throw failure("loading the BPF program: " + Errno.describe(-err)
+                        + (-err == Errno.EPERM ? " (needs CAP_BPF and CAP_NET_ADMIN, or root)" : ""));
+            }
+            Memory hook = hook(ifindex, Libbpf.BPF_TC_INGRESS | Libbpf.BPF_TC_EGRESS);
+            err = bpf.bpf_tc_hook_create(hook);
+            if (err < 0 && -err != Errno.EEXIST) {
+                throw failure(iface + ": creating the clsact qdisc: " + Errno.describe(-err)
+                        + (-err == Errno.EPERM ? " (needs CAP_NET_ADMIN)" : ""));
+            }
+            p = new FlowProgram(bpf, obj, iface, ifindex, err == 0);
+            p.removeStale();
+            p.fillFilter(remoteCidrs);
+            p.attach();
+            return p;
+        } catch (CaptureFailure | RuntimeException e) {
+            if (p != null) {
+                p.close();
+            } else {
+                bpf.bpf_object__close(obj);
+            }
+            throw e;
+        }
+    }
+
+    private static CaptureFailure failure(String what) {
+        return new CaptureFailure("ebpf: " + what + "; use --backend pcap where the in-kernel source cannot run");
+    }
+
+    /** What a killed agent's filter {@link #open} removed ("ingress, egress"), or null when there was none. */
+    String staleRemoved() {
+        return staleRemoved;
+    }
+
+    private static Path extractObject() throws CaptureFailure {
+        try (InputStream in = FlowProgram.class.getResourceAsStream("/bpf/flows.bpf.o")) {
+            if (in == null) {
+                throw new CaptureFailure("ebpf: /bpf/flows.bpf.o is not on the class path");
+            }
+            Path tmp = Files.createTempFile("siteflow-flows", ".bpf.o");
+            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+            return tmp;
+        } catch (IOException e) {
+            throw new CaptureFailure("ebpf: writing the BPF object to a temporary file: " + e.getMessage(), e);
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException e) {
+            // a temporary file left behind is harmless
+        }
+    }
+
+    private int mapFd(String name) throws CaptureFailure {
+        return bpf.bpf_map__fd(require(bpf.bpf_object__find_map_by_name(obj, name), name));
+    }
+
+    private static Pointer require(Pointer p, String name) throws CaptureFailure {
+        if (p == null) {
+            throw new CaptureFailure("ebpf: the BPF object has no " + name);
+        }
+        return p;
+    }
+
+    private static Memory hook(int ifindex, int attachPoint) {
+        Memory m = new Memory(Libbpf.TC_HOOK_SIZE);
+        m.clear();
+        m.setLong(0, Libbpf.TC_HOOK_SIZE);
+        m.setInt(8, ifindex);
+        m.setInt(12, attachPoint);
+        return m;
+    }
+
+    private static Memory opts(int progFd) {
+        Memory m = new Memory(Libbpf.TC_OPTS_SIZE);
+        m.clear();
+        m.setLong(0, Libbpf.TC_OPTS_SIZE);
+        m.setInt(8, progFd);
+        m.setInt(20, HANDLE);
+        m.setInt(24, PRIORITY);
+        return m;
+    }
+
+    /** Detaches a siteflow program left at siteflow's handle and priority (a killed agent's) on either hook. */
+    private void removeStale() throws CaptureFailure {
+        StringBuilder removed = new StringBuilder();
+        for (int point : new int[] {Libbpf.BPF_TC_INGRESS, Libbpf.BPF_TC_EGRESS}) {
+            Memory hook = hook(ifindex, point);
+            Memory q = opts(0);
+            if (bpf.bpf_tc_query(hook, q) < 0) {
+                continue; // nothing there
+            }
+            String name = programName(q.getInt(16));
+            if (!PROGRAM.equals(name)) {
+                throw new CaptureFailure("ebpf: " + iface + ": " + hookName(point) + " filter handle 0x"
+                        + Integer.toHexString(HANDLE) + " priority " + PRIORITY + " holds program '" + name
+                        + "', not siteflow's; remove it (tc filter del dev " + iface + " " + hookName(point) + ")");
+            }
+            int err = bpf.bpf_tc_detach(hook, opts(0));
+            if (err < 0) {
+                throw new CaptureFailure("ebpf: " + iface + ": removing a stale " + hookName(point) + " filter: "
+                        + Errno.describe(-err));
+            }
+            removed.append(removed.length() == 0 ? "" : ", ").append(hookName(point));
+        }
+        staleRemoved = removed.length() == 0 ? null : removed.toString();
+    }
+
+    private String programName(int id) {
+        int fd = bpf.bpf_prog_get_fd_by_id(id);
+        if (fd < 0) {
+            return "#" + id;
+        }
+        try {
+            Memory info = new Memory(Libbpf.PROG_INFO_SIZE);
+            info.clear();
+            IntByReference len = new IntByReference(Libbpf.PROG_INFO_SIZE);
+            if (bpf.bpf_obj_get_info_by_fd(fd, info, len) < 0) {
+                return "#" + id;
+            }
+            return info.getString(Libbpf.PROG_INFO_NAME_OFFSET);
+        } finally {
+            Libbpf.libc().close(fd);
+        }
+    }
+
+    private static String hookName(int point) {
+        return point == Libbpf.BPF_TC_INGRESS ? "ingress" : "egress";
+    }
+
+    private void fillFilter(List<Cidr> cidrs) throws CaptureFailure {
+        Memory one = new Memory(1);
+        one.setByte(0, (byte) 1);
+        int remote = mapFd("remote");
+        for (Cidr c : cidrs) {
+            Memory key = new Memory(20);
+            key.setInt(0, c.bits());
+            key.write(4, bigEndian(c.hi(), c.lo()), 0, 16);
+            update(remote, key, one, "-F " + c);
+        }
+        Memory zero = new Memory(4);
+        zero.setInt(0, 0);
+        Memory on = new Memory(4);
+        on.setInt(0, cidrs.isEmpty() ? 0 : 1);
+        update(mapFd("config"), zero, on, "config");
+    }
+
+    private static byte[] bigEndian(long hi, long lo) {
+        return ByteBuffer.allocate(16).putLong(hi).putLong(lo).array();
+    }
+
+    private void update(int fd, Pointer key, Pointer value, String what) throws CaptureFailure {
+        int err = bpf.bpf_map_update_elem(fd, key, value, Libbpf.BPF_ANY);
+        if (err < 0) {
+            throw new CaptureFailure("ebpf: setting " + what + ": " + Errno.describe(-err));
+        }
+    }
+
+    private void attach() throws CaptureFailure {
+        for (int point : new int[] {Libbpf.BPF_TC_INGRESS, Libbpf.BPF_TC_EGRESS}) {
+            int err = bpf.bpf_tc_attach(hook(ifindex, point), opts(progFd));
+            if (err < 0) {
+                throw failure(iface + ": attaching to " + hookName(point) + ": " + Errno.describe(-err));
+            }
+            if (point == Libbpf.BPF_TC_INGRESS) {
+                attachedIngress = true;
+            } else {
+                attachedEgress = true;
+            }
+        }
+    }
+
+    /**
+     * Swaps the flow map in use and gives every entry of the old one to {@code each}, emptying it.
+     *
+     * @return entries drained
+     */
+    int drain(Consumer<KernelFlowEntry> each) throws CaptureFailure {
+        int old = inUse;
+        inUse = 1 - inUse;
+        Memory zero = new Memory(4);
+        zero.setInt(0, 0);
+        Memory fd = new Memory(4);
+        fd.setInt(0, flowFds[inUse]);
+        int err = bpf.bpf_map_update_elem(outerFd, zero, fd, Libbpf.BPF_ANY);
+        if (err < 0) {
+            throw new CaptureFailure("ebpf: swapping the flow map: " + Errno.describe(-err));
+        }
+        return empty(flowFds[old], each);
+    }
+
+    /** Drains both flow maps (after {@link #detach()}: nothing writes them any more). */
+    int drainAll(Consumer<KernelFlowEntry> each) throws CaptureFailure {
+        return drain(each) + drain(each);
+    }
+
+    private int empty(int mapFd, Consumer<KernelFlowEntry> each) throws CaptureFailure {
+        int total = 0;
+        boolean first = true;
+        while (true) {
+            IntByReference count = new IntByReference(BATCH);
+            int err = bpf.bpf_map_lookup_and_delete_batch(mapFd, first ? null : batchIn, batchOut, keys, values,
+                    count, null);
+            if (err < 0 && -err != Errno.ENOENT) {
+                throw new CaptureFailure("ebpf: draining the flow map: " + Errno.describe(-err));
+            }
+            int n = count.getValue();
+            ByteBuffer k = keys.getByteBuffer(0, (long) n * KernelFlowEntry.KEY_SIZE);
+            ByteBuffer v = values.getByteBuffer(0, (long) n * KernelFlowEntry.VALUE_SIZE);
+            for (int i = 0; i < n; i++) {
+                each.accept(KernelFlowEntry.decode(k, v, i));
+            }
+            total += n;
+            if (err < 0) {
+                return total;
+            }
+            batchIn.write(0, batchOut.getByteArray(0, KernelFlowEntry.KEY_SIZE), 0, KernelFlowEntry.KEY_SIZE);
+            first = false;
+        }
+    }
+
+    /** The program's counters now, summed over the CPUs. */
+    KernelCounters counters() {
+        long[] sums = new long[KernelCounters.COUNT];
+        Memory key = new Memory(4);
+        Memory value = new Memory(8L * Math.max(1, cpus));
+        for (int i = 0; i < sums.length; i++) {
+            key.setInt(0, i);
+            if (bpf.bpf_map_lookup_elem(countersFd, key, value) == 0) {
+                for (int c = 0; c < cpus; c++) {
+                    sums[i] += value.getLong(8L * c);
+                }
+            }
+        }
+        return KernelCounters.of(sums);
+    }
+
+    /** Detaches both filters (idempotent); the maps stay readable. */
+    void detach() {
+        if (attachedIngress) {
+            bpf.bpf_tc_detach(hook(ifindex, Libbpf.BPF_TC_INGRESS), opts(0));
+            attachedIngress = false;
+        }
+        if (attachedEgress) {
+            bpf.bpf_tc_detach(hook(ifindex, Libbpf.BPF_TC_EGRESS), opts(0));
+            attachedEgress = false;
+        }
+    }
+
+    @Override
+    public void close() {
+        detach();
+        if (createdQdisc) {
+            bpf.bpf_tc_hook_destroy(hook(ifindex, Libbpf.BPF_TC_INGRESS | Libbpf.BPF_TC_EGRESS));
+        }
+        bpf.bpf_object__close(obj);
+    }
+}

@@ -1,0 +1,17 @@
+package io.siteflow.agent.ebpf;
+
+/**
+ * The program's counters ({@code enum counter} in {@code flows.bpf.c}), summed over the CPUs: packets the program
+ * ran on, packets that were not IP, IP headers not whole, packets outside the {@code -F} networks (never aggregated),
+ * packets aggregated into a flow, flow entries created, and packets of a new flow that found the map full (not
+ * counted in any flow).
+ */
+public record KernelCounters(long seen, long notIp, long malformed, long filtered, long counted, long created,
+        long mapFull) {
+    /** Slots of the counter map. */
+    static final int COUNT = 8;
+
+    static KernelCounters of(long[] c) {
+        return new KernelCounters(c[0], c[1], c[2], c[3], c[4], c[5], c[6]);
+    }
+}

@@ -1,0 +1,142 @@
+package io.siteflow.lab.live;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.siteflow.agent.app.AgentRunner;
+import io.siteflow.agent.app.FileReplay;
+import io.siteflow.agent.config.CaptureOptions;
+import io.siteflow.agent.config.CaptureOptionsBuilder;
+import io.siteflow.agent.flow.FlowSink;
+import io.siteflow.agent.flow.FlowTableConfig;
+import io.siteflow.lab.NetnsLab;
+import io.siteflow.model.FlowRecord;
+import io.siteflow.model.FlowRecordJson;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code siteflow capture -i IFACE --backend ebpf} beside {@code --backend pcap} and tcpdump on the same veth, all
+ * started before the traffic: the in-kernel flows equal the libpcap path's flow by flow (packets, IP bytes, frame
+ * bytes and TCP flags of each direction, the initiator as src) and both equal tcpdump's capture read back through the
+ * agent; the handshake RTT is measured by both.
+ */
+class EbpfParityIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void ebpfRecordsEqualPcapRecordsFlowByFlowAndTcpdumpsCount() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (NetnsLab lab = NetnsLab.create().offloadsOff()) {
+            LabTraffic traffic = LabTraffic.to(lab, lab.addressA());
+            Tcpdump tcpdump = Tcpdump.start(lab, lab.nsA(), NetnsLab.IF_A, dir, "");
+            Agent pcap = Agent.start(pool, lab, dir.resolve("pcap.jsonl"), b -> b);
+            Agent ebpf = Agent.start(pool, lab, dir.resolve("ebpf.jsonl"), b -> b.backend("ebpf").workers(2));
+            try {
+                assertThat(traffic.tcp(2_000_000)).isEqualTo(2_000_000);
+                traffic.udp(lab.addressB(), 400);
+                byte[] marker = LabTraffic.newMarker("ebpf-end");
+                traffic.marker(lab.addressB(), marker);
+                await("tcpdump wrote the marker").atMost(Duration.ofSeconds(20))
+                        .until(() -> tcpdump.packets().stream().anyMatch(p -> p.contains(marker)));
+                int captured = tcpdump.packets().size();
+                await("both backends saw every packet").atMost(Duration.ofSeconds(20))
+                        .until(() -> pcap.runner.received() >= captured && ebpf.runner.received() >= captured);
+            } finally {
+                pcap.runner.stop();
+                ebpf.runner.stop();
+                traffic.close();
+            }
+            assertThat(pcap.exit.get(60, TimeUnit.SECONDS)).as(pcap.err.toString()).isZero();
+            assertThat(ebpf.exit.get(60, TimeUnit.SECONDS)).as(ebpf.err.toString()).isZero();
+            long tcpdumpDrops = tcpdump.stop();
+            Assumptions.assumeTrue(tcpdumpDrops == 0, "tcpdump dropped " + tcpdumpDrops + " packets");
+
+            assertThat(ebpf.err.toString()).contains("capturing on sfa0 (ebpf: flows aggregated in the kernel; "
+                    + "--workers 2 ignored, the kernel spreads the work)");
+            List<FlowRecord> fromPcap = records(pcap.json);
+            List<FlowRecord> fromEbpf = records(ebpf.json);
+            Map<String, List<Long>> ours = perFlow(fromEbpf);
+            assertThat(ours).isEqualTo(perFlow(fromPcap));
+            List<FlowRecord> reference = new ArrayList<>();
+            FileReplay.run(dir.resolve("tcpdump.pcap"), "ref", FlowTableConfig.DEFAULTS, FlowSink.to(reference::add));
+            assertThat(ours).isEqualTo(perFlow(reference));
+            assertThat(ours).hasSize(3);
+            long packets = fromEbpf.stream().mapToLong(FlowRecord::totalPackets).sum();
+            assertThat(packets).isEqualTo(tcpdump.packets().size()).isGreaterThan(1_400);
+
+            FlowRecord tcpPcap = handshake(fromPcap);
+            FlowRecord tcpEbpf = handshake(fromEbpf);
+            System.out.printf("EbpfParityIT: handshake RTT pcap %d us, ebpf %d us%n", tcpPcap.rttMicros(),
+                    tcpEbpf.rttMicros());
+            assertThat(tcpEbpf.rttMicros()).isCloseTo(tcpPcap.rttMicros(), org.assertj.core.data.Offset.offset(50L));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** A capture agent run in namespace A on its own thread. */
+    record Agent(AgentRunner runner, Future<Integer> exit, StringWriter err, Path json) {
+        static Agent start(ExecutorService pool, NetnsLab lab, Path json,
+                java.util.function.UnaryOperator<CaptureOptionsBuilder> extra) {
+            StringWriter err = new StringWriter();
+            CaptureOptions o = extra.apply(CaptureOptions.builder().iface(NetnsLab.IF_A).agent("parity-it")
+                    .json(json.toString()).spoolDir(Path.of("/nonexistent-spool")).spoolMaxMb(1)).build();
+            AgentRunner runner = new AgentRunner(o, new PrintWriter(new StringWriter(), true),
+                    new PrintWriter(err, true));
+            Future<Integer> exit = pool.submit(() -> lab.call(lab.nsA(), runner::run));
+            await("capturing").atMost(Duration.ofSeconds(20))
+                    .until(() -> exit.isDone() || err.toString().contains("capturing on sfa0"));
+            assertThat(exit.isDone()).as(err.toString()).isFalse();
+            return new Agent(runner, exit, err, json);
+        }
+    }
+
+    static List<FlowRecord> records(Path json) throws Exception {
+        List<FlowRecord> out = new ArrayList<>();
+        for (String line : Files.readAllLines(json)) {
+            out.add(FlowRecordJson.parse(line));
+        }
+        return out;
+    }
+
+    /** Per flow (proto, initiator, responder): both directions' packets, IP bytes, frame bytes and TCP flags. */
+    static Map<String, List<Long>> perFlow(List<FlowRecord> records) {
+        Map<String, long[]> sums = new TreeMap<>();
+        for (FlowRecord r : records) {
+            long[] s = sums.computeIfAbsent(r.proto() + " " + r.src() + ":" + r.srcPort() + " > " + r.dst() + ":"
+                    + r.dstPort(), k -> new long[8]);
+            s[0] += r.packets();
+            s[1] += r.rpackets();
+            s[2] += r.bytes();
+            s[3] += r.rbytes();
+            s[4] += r.frameBytes();
+            s[5] += r.rframeBytes();
+            s[6] |= r.tcpFlags();
+            s[7] |= r.rtcpFlags();
+        }
+        Map<String, List<Long>> out = new TreeMap<>();
+        sums.forEach((k, v) -> out.put(k, List.of(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])));
+        return out;
+    }
+
+    private static FlowRecord handshake(List<FlowRecord> records) {
+        return records.stream().filter(r -> r.proto() == 6 && r.rttMicros() != null).findFirst()
+                .orElseThrow(() -> new AssertionError("no TCP record with a handshake RTT: " + records));
+    }
+}
