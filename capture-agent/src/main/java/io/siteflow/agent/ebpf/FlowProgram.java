@@ -31,6 +31,10 @@ final class FlowProgram implements AutoCloseable {
     /** The filter handle and priority siteflow's filters take on both hooks. */
     static final int HANDLE = 0x5f1;
     static final int PRIORITY = 0x5f1;
+    private static final String NETNS_LINK = "/proc/thread-self/ns/net";
+    private static final int O_RDONLY = 0;
+    private static final int O_CLOEXEC = 0x80000;
+    private static final int CLONE_NEWNET = 0x40000000;
     /** Entries read per batch call. */
     private static final int BATCH = 4096;
 
@@ -44,6 +48,8 @@ final class FlowProgram implements AutoCloseable {
     private final int countersFd;
     private final int cpus;
     private final boolean createdQdisc;
+    private final String netns;
+    private final int netnsFd;
     private final Memory keys = new Memory((long) BATCH * KernelFlowEntry.KEY_SIZE);
     private final Memory values = new Memory((long) BATCH * KernelFlowEntry.VALUE_SIZE);
     private final Memory batchIn = new Memory(KernelFlowEntry.KEY_SIZE);
@@ -52,6 +58,7 @@ final class FlowProgram implements AutoCloseable {
     private boolean attachedIngress;
     private boolean attachedEgress;
     private String staleRemoved;
+    private boolean closed;
 
     private FlowProgram(Libbpf bpf, Pointer obj, String iface, int ifindex, boolean createdQdisc) throws CaptureFailure {
         this.bpf = bpf;
@@ -59,6 +66,8 @@ final class FlowProgram implements AutoCloseable {
         this.iface = iface;
         this.ifindex = ifindex;
         this.createdQdisc = createdQdisc;
+        this.netns = currentNetns();
+        this.netnsFd = Libbpf.libc().open(NETNS_LINK, O_RDONLY | O_CLOEXEC);
         this.progFd = bpf.bpf_program__fd(require(bpf.bpf_object__find_program_by_name(obj, PROGRAM), PROGRAM));
         this.outerFd = mapFd("flows");
         this.flowFds = new int[] {mapFd("flows_a"), mapFd("flows_b")};
@@ -81,6 +90,7 @@ final class FlowProgram implements AutoCloseable {
             throw failure("libbpf (libbpf.so.1) could not be loaded: " + e.getMessage()
                     + "; install libbpf1 (Debian) or libbpf (RPM)");
         }
+        LibbpfLog.install(bpf);
         int ifindex = Libbpf.libc().if_nametoindex(iface);
         if (ifindex == 0) {
             throw new CaptureFailure("ebpf: " + iface + ": no such interface");
@@ -334,8 +344,12 @@ final class FlowProgram implements AutoCloseable {
         return KernelCounters.of(sums);
     }
 
-    /** Detaches both filters (idempotent); the maps stay readable. */
-    void detach() {
+    /** Detaches both filters (idempotent); the maps stay readable. From any thread. */
+    synchronized void detach() {
+        inOwnNamespace(this::detachHere);
+    }
+
+    private void detachHere() {
         if (attachedIngress) {
             bpf.bpf_tc_detach(hook(ifindex, Libbpf.BPF_TC_INGRESS), opts(0));
             attachedIngress = false;
@@ -346,12 +360,54 @@ final class FlowProgram implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
-        detach();
-        if (createdQdisc) {
-            bpf.bpf_tc_hook_destroy(hook(ifindex, Libbpf.BPF_TC_INGRESS | Libbpf.BPF_TC_EGRESS));
+    /**
+     * Runs a {@code bpf_tc_*} step in the network namespace the program was attached in: interface indexes are per
+     * namespace, and a stop may come from a thread elsewhere (a signal handler's); such a call runs on a thread that
+     * has entered the namespace first ({@code setns(2)}).
+     */
+    private void inOwnNamespace(Runnable step) {
+        if (netns.equals(currentNetns()) || netnsFd < 0) {
+            step.run();
+            return;
         }
+        Thread t = new Thread(() -> {
+            if (Libbpf.libc().setns(netnsFd, CLONE_NEWNET) != 0) {
+                throw new IllegalStateException("ebpf: cannot enter the network namespace of " + iface
+                        + " to detach: errno " + Native.getLastError());
+            }
+            step.run();
+        }, "siteflow-ebpf-detach");
+        t.start();
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String currentNetns() {
+        try {
+            return Files.readSymbolicLink(Path.of(NETNS_LINK)).toString();
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        inOwnNamespace(() -> {
+            detachHere();
+            if (createdQdisc) {
+                bpf.bpf_tc_hook_destroy(hook(ifindex, Libbpf.BPF_TC_INGRESS | Libbpf.BPF_TC_EGRESS));
+            }
+        });
         bpf.bpf_object__close(obj);
+        if (netnsFd >= 0) {
+            Libbpf.libc().close(netnsFd);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.siteflow.agent.ebpf;
 
+import com.sun.jna.Callback;
 import com.sun.jna.Library;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
@@ -61,6 +62,13 @@ interface Libbpf extends Library {
 
     int libbpf_num_possible_cpus();
 
+    /** {@code libbpf_print_fn_t}: level (0 warn, 1 info, 2 debug), printf format, its {@code va_list}. */
+    interface PrintFn extends Callback {
+        int invoke(int level, String format, Pointer args);
+    }
+
+    Pointer libbpf_set_print(PrintFn fn);
+
     /** The library, loaded on first use. */
     static Libbpf load() {
         return Holder.LIB;
@@ -71,6 +79,12 @@ interface Libbpf extends Library {
         int close(int fd);
 
         int if_nametoindex(String name);
+
+        int open(String path, int flags);
+
+        int setns(int fd, int nstype);
+
+        int vsnprintf(Pointer buffer, long size, String format, Pointer args);
     }
 
     /** libc, loaded on first use. */

@@ -100,4 +100,28 @@ class CaptureOptionsBuilderTest {
         assertThatThrownBy(() -> CaptureOptions.builder().iface("eth0").bufferMb(2048).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("--buffer-mb 2048: must be 1-2047");
     }
+
+    @Test
+    void takesTheEbpfBackendForALiveInterfaceWithJsonOrKafka() {
+        CaptureOptions o = CaptureOptions.builder().iface("eth0").json("-").backend("ebpf").workers(4).build();
+
+        assertThat(o.backend()).isEqualTo(Backend.EBPF);
+        assertThat(o.workers()).isEqualTo(4);
+        assertThat(o.describe()).endsWith(" workers=4 backend=ebpf");
+        assertThat(CaptureOptions.builder().iface("eth0").build().backend()).isEqualTo(Backend.PCAP);
+    }
+
+    @Test
+    void rejectsAnUnknownBackendAndEbpfWithoutAnInterfaceOrWithTheTextReport() {
+        assertThatThrownBy(() -> CaptureOptions.builder().iface("eth0").json("-").backend("xdp").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--backend xdp: must be pcap or ebpf");
+        assertThatThrownBy(() -> CaptureOptions.builder().file(Path.of("c.pcap")).json("-").backend("ebpf").build())
+                .hasMessage("--backend ebpf needs -i IFACE (a capture file is read by the agent itself)");
+        assertThatThrownBy(() -> CaptureOptions.builder().iface("eth0").backend("ebpf").build())
+                .hasMessage("--backend ebpf gives flows, not packets: the text report needs --backend pcap; "
+                        + "give --json or --bootstrap");
+        assertThatThrownBy(() -> CaptureOptions.builder().iface("eth0").json("-").text(true).backend("ebpf").build())
+                .hasMessage("--backend ebpf gives flows, not packets: the text report needs --backend pcap; "
+                        + "give --json or --bootstrap");
+    }
 }

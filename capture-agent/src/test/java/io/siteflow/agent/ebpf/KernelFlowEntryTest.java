@@ -1,0 +1,65 @@
+package io.siteflow.agent.ebpf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.siteflow.model.IpAddresses;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.junit.jupiter.api.Test;
+
+/** The flow map's entries as the kernel writes them ({@code struct flow_key}, {@code struct flow_val}). */
+class KernelFlowEntryTest {
+
+    /** Writes one entry at index {@code i} of a batch, field by field at the C structs' offsets. */
+    static void put(ByteBuffer keys, ByteBuffer values, int i, KernelFlowEntry e) {
+        int k = i * KernelFlowEntry.KEY_SIZE;
+        keys.putLong(k, e.aHi()).putLong(k + 8, e.aLo()).putLong(k + 16, e.bHi()).putLong(k + 24, e.bLo())
+                .putShort(k + 32, (short) e.aPort()).putShort(k + 34, (short) e.bPort()).put(k + 36, (byte) e.proto());
+        int v = i * KernelFlowEntry.VALUE_SIZE;
+        values.putLong(v, e.firstNs()).putLong(v + 8, e.lastNs()).putLong(v + 16, e.abPackets())
+                .putLong(v + 24, e.abIpBytes()).putLong(v + 32, e.abFrameBytes()).putLong(v + 40, e.baPackets())
+                .putLong(v + 48, e.baIpBytes()).putLong(v + 56, e.baFrameBytes()).putInt(v + 64, e.abFlags())
+                .putInt(v + 68, e.baFlags()).putInt(v + 72, e.firstFlags() | (e.firstFromB() ? 0x10000 : 0))
+                .putInt(v + 76, (int) (e.rttMicros() + 1));
+    }
+
+    static ByteBuffer buffer(int entries, int size) {
+        return ByteBuffer.allocate(entries * size).order(ByteOrder.nativeOrder());
+    }
+
+    @Test
+    void decodesEveryFieldOfTheSecondEntryOfABatch() {
+        long v4 = IpAddresses.v4Lo(0x0A63_0102); // 10.99.1.2
+        KernelFlowEntry first = new KernelFlowEntry(0, IpAddresses.v4Lo(0x0A63_0101), 0, v4, 5201, 40000, 6, 1, 2,
+                3, 4, 5, 6, 7, 8, 0x12, 0x10, 0x02, false, 61);
+        KernelFlowEntry second = new KernelFlowEntry(0x20010db8_00000000L, 1, 0x20010db8_00000000L, 2, 53, 65535,
+                17, 1_000_000_000L, 1_500_000_123L, 10, 1_400, 1_540, 0, 0, 0, 0, 0, 0, true, -1);
+        ByteBuffer keys = buffer(2, KernelFlowEntry.KEY_SIZE);
+        ByteBuffer values = buffer(2, KernelFlowEntry.VALUE_SIZE);
+        put(keys, values, 0, first);
+        put(keys, values, 1, second);
+
+        assertThat(KernelFlowEntry.decode(keys, values, 1)).isEqualTo(second);
+        assertThat(KernelFlowEntry.decode(keys, values, 0)).isEqualTo(first);
+        assertThat(IpAddresses.format(second.aHi(), second.aLo())).isEqualTo("2001:db8::1");
+    }
+
+    @Test
+    void readsTheRttSlotAsMicrosPlusOneAndThePortsAsUnsigned() {
+        ByteBuffer keys = buffer(1, KernelFlowEntry.KEY_SIZE);
+        ByteBuffer values = buffer(1, KernelFlowEntry.VALUE_SIZE);
+        keys.putShort(32, (short) 0xFFFF).putShort(34, (short) 0x8000).put(36, (byte) 132);
+        values.putInt(72, 0x10012).putInt(76, 0); // SYN|ACK from b; no RTT
+
+        KernelFlowEntry e = KernelFlowEntry.decode(keys, values, 0);
+
+        assertThat(e.aPort()).isEqualTo(65535);
+        assertThat(e.bPort()).isEqualTo(32768);
+        assertThat(e.proto()).isEqualTo(132);
+        assertThat(e.firstFlags()).isEqualTo(0x12);
+        assertThat(e.firstFromB()).isTrue();
+        assertThat(e.rttMicros()).isEqualTo(-1);
+        values.putInt(76, 0xFFFF_FFFF);
+        assertThat(KernelFlowEntry.decode(keys, values, 0).rttMicros()).isEqualTo(0xFFFF_FFFEL);
+    }
+}
