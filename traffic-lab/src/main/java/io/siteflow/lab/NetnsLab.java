@@ -73,6 +73,36 @@ public final class NetnsLab implements AutoCloseable {
         return configure(() -> addressPair("10.98." + subnet + ".1", "10.98." + subnet + ".2"));
     }
 
+    /**
+     * Turns IPv6 on for the veth pair only, quietly: no link-local address (so no router solicitation), no duplicate
+     * address detection, {@code fd99:x::1/64} on A and {@code fd99:x::2/64} on B with permanent neighbour entries
+     * (no neighbour discovery). What remains is the MLD report of each address's solicited-node group, sent from
+     * {@code ::} when the address is added: a test that must not see it filters on the pair's addresses.
+     */
+    public NetnsLab ipv6() throws IOException {
+        return configure(() -> {
+            for (String[] end : new String[][] {{nsA, IF_A, addressA6()}, {nsB, IF_B, addressB6()}}) {
+                Shell.inNs(end[0], "sysctl", "-qw", "net.ipv6.conf." + end[1] + ".addr_gen_mode=1",
+                        "net.ipv6.conf." + end[1] + ".accept_dad=0", "net.ipv6.conf." + end[1] + ".disable_ipv6=0");
+                run("ip", "-n", end[0], "-6", "addr", "add", end[2] + "/64", "dev", end[1], "nodad");
+            }
+            run("ip", "-n", nsA, "-6", "neigh", "replace", addressB6(), "lladdr", MAC_B, "dev", IF_A, "nud",
+                    "permanent");
+            run("ip", "-n", nsB, "-6", "neigh", "replace", addressA6(), "lladdr", MAC_A, "dev", IF_B, "nud",
+                    "permanent");
+        });
+    }
+
+    /** {@code fd99:x::1}, the IPv6 address of {@link #IF_A} after {@link #ipv6()}. */
+    public String addressA6() {
+        return "fd99:" + subnet + "::1";
+    }
+
+    /** {@code fd99:x::2}, the IPv6 address of {@link #IF_B} after {@link #ipv6()}. */
+    public String addressB6() {
+        return "fd99:" + subnet + "::2";
+    }
+
     /** Addresses a on A and b on B (/24), with permanent neighbour entries: the pair never sends ARP. */
     private void addressPair(String a, String b) throws IOException {
         run("ip", "-n", nsA, "addr", "add", a + "/24", "dev", IF_A);

@@ -152,9 +152,12 @@ public final class EbpfFlowSource implements FlowSource, CaptureReadings {
         return new CaptureStats(c.counted(), c.mapFull(), 0);
     }
 
+    /** The program's counts in the decoder's words: IP, not IP, malformed, kept, outside {@code -F}. */
     @Override
     public DecodeCounters counters() {
-        return new DecodeCounters();
+        KernelCounters c = kernelCounters();
+        return DecodeCounters.of(c.seen() - c.notIp() - c.malformed(), c.notIp(), c.malformed(),
+                c.counted() + c.mapFull(), c.filtered());
     }
 
     @Override

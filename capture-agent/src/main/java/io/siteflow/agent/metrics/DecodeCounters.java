@@ -46,6 +46,20 @@ public final class DecodeCounters {
         return sum;
     }
 
+    /**
+     * Counters of packets decoded elsewhere (the in-kernel program of {@code --backend ebpf}, which counts what it
+     * parsed): so many IP, not IP and malformed packets, kept and outside the {@code -F} filter; no wire bytes.
+     */
+    public static DecodeCounters of(long ip, long notIp, long malformed, long kept, long filteredOut) {
+        DecodeCounters c = new DecodeCounters();
+        c.byStatus[DecodeStatus.IP.ordinal()] = ip;
+        c.byStatus[DecodeStatus.NOT_IP.ordinal()] = notIp;
+        c.byStatus[DecodeStatus.MALFORMED.ordinal()] = malformed;
+        c.kept = kept;
+        c.filteredOut = filteredOut;
+        return c;
+    }
+
     /** Counts one packet's decode result; returns true the first time an unsupported link type is seen. */
     public boolean count(DecodeStatus status, MalformedReason reason, int linkType, int wireLen) {
         byStatus[status.ordinal()]++;

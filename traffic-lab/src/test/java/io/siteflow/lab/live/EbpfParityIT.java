@@ -82,9 +82,62 @@ class EbpfParityIT {
 
             FlowRecord tcpPcap = handshake(fromPcap);
             FlowRecord tcpEbpf = handshake(fromEbpf);
+            // libpcap stamps a received veth packet when its socket takes it, the program when TC runs: here 10-22 us
+            // apart over a 40-70 us handshake; the bound is loose for a loaded CI host, a unit error would exceed it
             System.out.printf("EbpfParityIT: handshake RTT pcap %d us, ebpf %d us%n", tcpPcap.rttMicros(),
                     tcpEbpf.rttMicros());
-            assertThat(tcpEbpf.rttMicros()).isCloseTo(tcpPcap.rttMicros(), org.assertj.core.data.Offset.offset(50L));
+            assertThat(tcpEbpf.rttMicros()).isCloseTo(tcpPcap.rttMicros(), org.assertj.core.data.Offset.offset(200L));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void ebpfEqualsPcapOverIpv4AndIpv6WithTheNetworksFilteredInTheKernel() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (NetnsLab lab = NetnsLab.create().offloadsOff().ipv6()) {
+            LabTraffic v4 = LabTraffic.to(lab, lab.addressA());
+            LabTraffic v6 = LabTraffic.to(lab, lab.addressA6());
+            // -F and -G keep what B's addresses exchange with A (one end inside); the MLD noise is outside. Flows:
+            // TCP, UDP and the marker over IPv6, TCP and UDP over IPv4
+            String b4 = lab.addressB() + "/32";
+            String b6 = lab.addressB6() + "/128";
+            Tcpdump tcpdump = Tcpdump.start(lab, lab.nsA(), NetnsLab.IF_A, dir,
+                    "host " + lab.addressB() + " or host " + lab.addressB6());
+            Agent pcap = Agent.start(pool, lab, dir.resolve("pcap.jsonl"), b -> b.remoteCidr(b4).remoteCidr6(b6));
+            Agent ebpf = Agent.start(pool, lab, dir.resolve("ebpf.jsonl"),
+                    b -> b.remoteCidr(b4).remoteCidr6(b6).backend("ebpf"));
+            try {
+                assertThat(v6.tcp(1_000_000)).isEqualTo(1_000_000);
+                assertThat(v4.tcp(500_000)).isEqualTo(500_000);
+                v6.udp(lab.addressB6(), 300);
+                v4.udp(lab.addressB(), 200);
+                byte[] marker = LabTraffic.newMarker("ebpf6-end");
+                v6.marker(lab.addressB6(), marker);
+                await("tcpdump wrote the marker").atMost(Duration.ofSeconds(20))
+                        .until(() -> tcpdump.packets().stream().anyMatch(p -> p.contains(marker)));
+                int captured = tcpdump.packets().size();
+                await("both backends saw every packet").atMost(Duration.ofSeconds(20))
+                        .until(() -> pcap.runner.received() >= captured && ebpf.runner.received() >= captured);
+            } finally {
+                pcap.runner.stop();
+                ebpf.runner.stop();
+                v4.close();
+                v6.close();
+            }
+            assertThat(pcap.exit.get(60, TimeUnit.SECONDS)).as(pcap.err.toString()).isZero();
+            assertThat(ebpf.exit.get(60, TimeUnit.SECONDS)).as(ebpf.err.toString()).isZero();
+            long tcpdumpDrops = tcpdump.stop();
+            Assumptions.assumeTrue(tcpdumpDrops == 0, "tcpdump dropped " + tcpdumpDrops + " packets");
+
+            Map<String, List<Long>> ours = perFlow(records(ebpf.json));
+            assertThat(ours).isEqualTo(perFlow(records(pcap.json)));
+            List<FlowRecord> reference = new ArrayList<>();
+            FileReplay.run(dir.resolve("tcpdump.pcap"), "ref", FlowTableConfig.DEFAULTS, FlowSink.to(reference::add));
+            assertThat(ours).isEqualTo(perFlow(reference));
+            assertThat(ours.keySet()).hasSize(5).filteredOn(k -> k.contains(lab.addressB6())).hasSize(3);
+            assertThat(records(ebpf.json).stream().mapToLong(FlowRecord::totalPackets).sum())
+                    .isEqualTo(tcpdump.packets().size());
         } finally {
             pool.shutdownNow();
         }

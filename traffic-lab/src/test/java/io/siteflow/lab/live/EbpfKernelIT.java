@@ -1,0 +1,166 @@
+package io.siteflow.lab.live;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.siteflow.agent.app.AgentRunner;
+import io.siteflow.agent.config.CaptureOptions;
+import io.siteflow.agent.ebpf.EbpfFlowSource;
+import io.siteflow.agent.ebpf.KernelCounters;
+import io.siteflow.agent.flow.FlowSink;
+import io.siteflow.agent.flow.FlowTableConfig;
+import io.siteflow.lab.NetnsLab;
+import io.siteflow.model.Cidr;
+import io.siteflow.model.FlowRecord;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The in-kernel source's own behaviour on a veth in namespaces the test creates: {@code -F} applied in the kernel (the
+ * program's counters say what it left out), the filter of an agent killed with SIGKILL removed by the next one, and a
+ * missing capability named with a hint at {@code --backend pcap}.
+ */
+class EbpfKernelIT {
+    private static final Pattern PROGRAM_ID = Pattern.compile("siteflow_flows.* id (\\d+)");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void leavesTrafficOutsideTheNetworksInTheKernelAndSaysSoInItsCounters() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (NetnsLab lab = NetnsLab.create().offloadsOff().secondSubnet()) {
+            String a2 = "10.98." + lab.subnet() + ".1";
+            String b2 = "10.98." + lab.subnet() + ".2";
+            LabTraffic kept = LabTraffic.to(lab, a2);
+            LabTraffic outside = LabTraffic.to(lab, lab.addressA());
+            EbpfFlowSource source = lab.call(lab.nsA(), () -> EbpfFlowSource.open(NetnsLab.IF_A,
+                    List.of(Cidr.parse(b2 + "/32")), FlowTableConfig.DEFAULTS, "filter-it", "run"));
+            List<FlowRecord> records = Collections.synchronizedList(new ArrayList<>());
+            Future<?> run = pool.submit(() -> {
+                source.run(FlowSink.to(records::add));
+                return null;
+            });
+            try {
+                kept.udp(b2, 300);
+                outside.udp(lab.addressB(), 200);
+                await("the program saw 500 packets").atMost(Duration.ofSeconds(20))
+                        .until(() -> source.kernelCounters().seen() >= 500);
+            } finally {
+                source.stop();
+                kept.close();
+                outside.close();
+            }
+            run.get(30, TimeUnit.SECONDS);
+            source.close();
+
+            assertThat(source.kernelCounters()).isEqualTo(new KernelCounters(500, 0, 0, 200, 300, 1, 0));
+            assertThat(records).hasSize(1);
+            FlowRecord r = records.get(0);
+            assertThat(List.of(r.src(), r.dst())).containsExactlyInAnyOrder(a2, b2);
+            assertThat(r.totalPackets()).isEqualTo(300);
+            assertThat(r.isFinal()).isTrue();
+            assertThat(tcFilters(lab)).doesNotContain("siteflow_flows");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void removesTheFiltersAnAgentKilledWithSigkillLeft() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (NetnsLab lab = NetnsLab.create().offloadsOff()) {
+            Path log = dir.resolve("killed.log");
+            Process killed = lab.start(lab.nsA(), List.of(java(), "-cp", System.getProperty("java.class.path"),
+                    "io.siteflow.agent.app.AgentMain", "-i", NetnsLab.IF_A, "--backend", "ebpf",
+                    "--json=" + dir.resolve("killed.jsonl"), "--spool-dir", dir.resolve("spool").toString()), log);
+            await("the first agent captures").atMost(Duration.ofSeconds(30))
+                    .until(() -> !killed.isAlive() || Files.readString(log).contains("capturing on sfa0"));
+            assertThat(killed.isAlive()).as(Files.readString(log)).isTrue();
+            killed.destroyForcibly(); // SIGKILL: no shutdown hook runs
+            assertThat(killed.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            String left = tcFilters(lab);
+            assertThat(programIds(left)).as(left).hasSize(2);
+
+            LabTraffic traffic = LabTraffic.to(lab, lab.addressA());
+            Path json = dir.resolve("next.jsonl");
+            StringWriter err = new StringWriter();
+            AgentRunner next = new AgentRunner(CaptureOptions.builder().iface(NetnsLab.IF_A).backend("ebpf")
+                    .agent("kill-it").json(json.toString()).spoolDir(dir.resolve("spool2")).build(),
+                    new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+            Future<Integer> exit = pool.submit(() -> lab.call(lab.nsA(), next::run));
+            String during;
+            try {
+                await("the next agent captures").atMost(Duration.ofSeconds(20))
+                        .until(() -> exit.isDone() || err.toString().contains("capturing on sfa0"));
+                during = tcFilters(lab);
+                traffic.udp(lab.addressB(), 100);
+                await("the next agent counts").atMost(Duration.ofSeconds(20)).until(() -> next.received() >= 100);
+            } finally {
+                next.stop();
+                traffic.close();
+            }
+            assertThat(exit.get(30, TimeUnit.SECONDS)).as(err.toString()).isZero();
+
+            assertThat(err.toString()).contains("capturing on sfa0 (ebpf: flows aggregated in the kernel; removed the "
+                    + "filter a previous agent left on ingress, egress)");
+            List<String> now = programIds(during);
+            assertThat(now).as(during).hasSize(2).doesNotContainAnyElementsOf(programIds(left));
+            assertThat(Files.readAllLines(json)).hasSize(1);
+            assertThat(tcFilters(lab)).doesNotContain("siteflow_flows");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void failsNamingTheMissingCapabilityAndSuggestingPcap() throws Exception {
+        try (NetnsLab lab = NetnsLab.create()) {
+            // the agent exits 1, which lab.exec reports with the command's output
+            assertThatThrownBy(() -> lab.exec(lab.nsA(), "setpriv",
+                    "--bounding-set=-bpf,-net_admin,-sys_admin,-perfmon", "--", java(), "-cp",
+                    System.getProperty("java.class.path"), "io.siteflow.agent.app.AgentMain", "-i", NetnsLab.IF_A,
+                    "--backend", "ebpf", "--json"))
+                    .isInstanceOf(IOException.class).hasMessageContaining(": exit 1: ")
+                    .hasMessageContaining("siteflow capture: ebpf: loading the BPF program: Operation not permitted "
+                            + "(EPERM) (needs CAP_BPF and CAP_NET_ADMIN, or root); use --backend pcap where the "
+                            + "in-kernel source cannot run");
+            assertThat(tcFilters(lab)).doesNotContain("siteflow_flows");
+        }
+    }
+
+    private static String java() throws Exception {
+        return Path.of(ProcessHandle.current().info().command().orElseThrow()).toRealPath().toString();
+    }
+
+    /** {@code tc filter show} of both hooks of {@link NetnsLab#IF_A}. */
+    private static String tcFilters(NetnsLab lab) throws Exception {
+        return lab.exec(lab.nsA(), "tc", "filter", "show", "dev", NetnsLab.IF_A, "ingress")
+                + lab.exec(lab.nsA(), "tc", "filter", "show", "dev", NetnsLab.IF_A, "egress");
+    }
+
+    private static List<String> programIds(String tcOutput) {
+        List<String> ids = new ArrayList<>();
+        Matcher m = PROGRAM_ID.matcher(tcOutput);
+        while (m.find()) {
+            ids.add(m.group(1));
+        }
+        return ids;
+    }
+}
