@@ -140,7 +140,7 @@ static __always_inline void bump(__u32 which)
 {
 	__u64 *c = bpf_map_lookup_elem(&counters, &which);
 	if (c)
-		*c += 1;
+		__sync_fetch_and_add(c, 1); /* egress in task context can be interrupted by ingress on the same CPU */
 }
 
 /* The facts of one packet the flow needs, in the packet's own direction. */
