@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * siteflow's in-kernel flow aggregator (capture-agent/docs/ebpf.md): a TC sched_cls program, attached to the
- * clsact ingress and egress hooks of one interface, that aggregates packets per bidirectional flow into a hash
- * map user space drains. It never changes a packet's fate (always TC_ACT_UNSPEC).
+ * siteflow's in-kernel flow aggregator (capture-agent/docs/ebpf.md): TC sched_cls programs, siteflow_in on the
+ * clsact ingress hook of one interface and siteflow_out on its egress hook, that aggregate packets per
+ * bidirectional flow into a hash map user space drains. It never changes a packet's fate (always TC_ACT_UNSPEC).
  *
  * Counts exactly what the agent's libpcap path counts (decode/, flow/FlowTable): frame bytes are the link-layer
  * wire length (skb->len, +4 for a VLAN tag the driver took off), IP bytes the IPv4 total length or 40 + the IPv6
- * payload length; ports for TCP, UDP, UDP-Lite and SCTP of a first fragment; TCP flags OR-ed per direction.
+ * payload length; ports for TCP, UDP, UDP-Lite and SCTP of a first fragment; TCP flags OR-ed per direction; a GSO
+ * packet on egress as the segments it becomes (count()).
  *
  * Maps:
  *   flows       ARRAY_OF_MAPS[1] -> the flow map in use (flows_a or flows_b): user space swaps it, and the swap
@@ -14,7 +15,8 @@
  *               period on a map-in-map update), so the old map is drained whole without losing a count.
  *   handshakes  LRU hash: SYN time and SYN/ACK sequence per flow, until the ACK of the SYN/ACK gives the RTT.
  *   remote      LPM trie of the -F networks over 128-bit addresses (IPv4 mapped); config[0] bit 0 turns it on.
- *   counters    per-CPU: packets seen, not IP, malformed, filtered out by -F, counted, flows created, map full.
+ *   counters    per-CPU: packets seen, not IP, malformed, filtered out by -F, counted, flows created, map full
+ *               (packets: a GSO packet on egress counts as its segments).
  *
  * Built with: clang -O2 -g -target bpf -c flows.bpf.c (UAPI headers only, no CO-RE).
  */
@@ -136,11 +138,11 @@ struct {
 	__type(value, __u64);
 } counters SEC(".maps");
 
-static __always_inline void bump(__u32 which)
+static __always_inline void bump(__u32 which, __u32 n)
 {
 	__u64 *c = bpf_map_lookup_elem(&counters, &which);
 	if (c)
-		__sync_fetch_and_add(c, 1); /* egress in task context can be interrupted by ingress on the same CPU */
+		__sync_fetch_and_add(c, n); /* egress in task context can be interrupted by ingress on the same CPU */
 }
 
 /* The facts of one packet the flow needs, in the packet's own direction. */
@@ -156,6 +158,8 @@ struct pkt {
 	__u32 seq;
 	__u32 ack;
 	__u32 ip_bytes;
+	__u32 l2_len;    /* Ethernet header (+ VLAN tag) */
+	__u32 hdr_end;   /* where the transport header ends (frame offset), 0 when it was not read */
 };
 
 static __always_inline int ipv6_ext(__u8 next)
@@ -179,6 +183,7 @@ static __always_inline void transport(void *data, void *data_end, __u32 off, __u
 		p->seq = bpf_ntohl(*(__u32 *)(t + 4));
 		p->ack = bpf_ntohl(*(__u32 *)(t + 8));
 		p->flags = ((__u16)(t[12] & 1) << 8) | t[13];
+		p->hdr_end = off + doff;
 	} else if (p->proto == IPPROTO_UDP || p->proto == IPPROTO_UDPLITE_ || p->proto == IPPROTO_SCTP_) {
 		__u32 len = p->proto == IPPROTO_SCTP_ ? 12 : 8;
 		__u8 *t = data + off;
@@ -188,6 +193,7 @@ static __always_inline void transport(void *data, void *data_end, __u32 off, __u
 			return;
 		p->sport = ((__u16)t[0] << 8) | t[1];
 		p->dport = ((__u16)t[2] << 8) | t[3];
+		p->hdr_end = off + len;
 	}
 }
 
@@ -209,6 +215,7 @@ static __always_inline int decode(struct __sk_buff *skb, struct pkt *p)
 		off += 4;
 	}
 	__u32 reported = skb->len;
+	p->l2_len = off;
 	if (type == bpf_htons(ETH_P_IP)) {
 		__u8 *ip = data + off;
 		if ((void *)(ip + 20) > data_end)
@@ -322,20 +329,31 @@ static __always_inline void handshake(struct flow_key *key, struct pkt *p, int b
 	}
 }
 
-SEC("tc")
-int siteflow_flows(struct __sk_buff *skb)
+/*
+ * Counts one packet, or on egress the segments a GSO packet becomes: TCP (and UDP with UDP_SEGMENT) hand the device
+ * packets of up to 64 KiB that are cut into wire-sized segments after this hook, in software (where libpcap sees
+ * the segments) or by the NIC. Each segment carries the same headers, so the frame bytes are
+ * len + (segs - 1) * (headers up to the transport payload). On ingress a GRO-merged packet is one packet, as
+ * libpcap sees it.
+ */
+static __always_inline int count(struct __sk_buff *skb, int egress)
 {
-	bump(C_SEEN);
 	struct pkt p = {};
 	int r = decode(skb, &p);
 	if (r != 0) {
-		bump(r == 1 ? C_NOT_IP : C_MALFORMED);
+		bump(C_SEEN, 1);
+		bump(r == 1 ? C_NOT_IP : C_MALFORMED, 1);
 		return TC_ACT_UNSPEC;
 	}
+	__u32 segs = 1;
+	__u32 gso = skb->gso_segs;
+	if (egress && gso > 1 && p.hdr_end > p.l2_len && p.hdr_end < 0x10000)
+		segs = gso;
+	bump(C_SEEN, segs);
 	__u32 zero = 0;
 	__u32 *cfg = bpf_map_lookup_elem(&config, &zero);
 	if (cfg && (*cfg & 1) && inside(p.src_hi, p.src_lo) == inside(p.dst_hi, p.dst_lo)) {
-		bump(C_FILTERED);
+		bump(C_FILTERED, segs);
 		return TC_ACT_UNSPEC;
 	}
 	struct flow_key key = { .proto = p.proto };
@@ -359,37 +377,57 @@ int siteflow_flows(struct __sk_buff *skb)
 	if (!map)
 		return TC_ACT_UNSPEC;
 	__u64 now = bpf_ktime_get_ns();
-	__u64 frame = skb->len + (skb->vlan_present ? 4 : 0);
+	__u64 frame = skb->len;
+	__u64 ip_bytes = p.ip_bytes;
+	if (segs > 1) {
+		frame += (__u64)(segs - 1) * p.hdr_end;
+		ip_bytes = frame - (__u64)segs * p.l2_len;
+	}
+	if (skb->vlan_present)
+		frame += 4 * (__u64)segs;
 	struct flow_val *v = bpf_map_lookup_elem(map, &key);
 	if (!v) {
 		struct flow_val fresh = { .first_ns = now, .last_ns = now, .first = p.flags | (ba ? 0x10000 : 0) };
 		if (bpf_map_update_elem(map, &key, &fresh, BPF_NOEXIST) == 0)
-			bump(C_CREATED);
+			bump(C_CREATED, 1);
 		v = bpf_map_lookup_elem(map, &key);
 		if (!v) {
-			bump(C_MAP_FULL);
+			bump(C_MAP_FULL, segs);
 			return TC_ACT_UNSPEC;
 		}
 	}
 	if (!ba) {
-		__sync_fetch_and_add(&v->ab_packets, 1);
-		__sync_fetch_and_add(&v->ab_ip_bytes, p.ip_bytes);
+		__sync_fetch_and_add(&v->ab_packets, segs);
+		__sync_fetch_and_add(&v->ab_ip_bytes, ip_bytes);
 		__sync_fetch_and_add(&v->ab_frame_bytes, frame);
 		if (p.flags)
 			__sync_fetch_and_or(&v->ab_flags, p.flags);
 	} else {
-		__sync_fetch_and_add(&v->ba_packets, 1);
-		__sync_fetch_and_add(&v->ba_ip_bytes, p.ip_bytes);
+		__sync_fetch_and_add(&v->ba_packets, segs);
+		__sync_fetch_and_add(&v->ba_ip_bytes, ip_bytes);
 		__sync_fetch_and_add(&v->ba_frame_bytes, frame);
 		if (p.flags)
 			__sync_fetch_and_or(&v->ba_flags, p.flags);
 	}
 	if (now > v->last_ns)
 		v->last_ns = now;
-	bump(C_COUNTED);
+	bump(C_COUNTED, segs);
 	if (p.proto == IPPROTO_TCP && (p.flags & (TH_SYN | TH_ACK)))
 		handshake(&key, &p, ba, now, map);
 	return TC_ACT_UNSPEC;
+}
+
+/* The two entry points (names at most 15 characters, what tc and bpftool show). */
+SEC("tc")
+int siteflow_in(struct __sk_buff *skb)
+{
+	return count(skb, 0);
+}
+
+SEC("tc")
+int siteflow_out(struct __sk_buff *skb)
+{
+	return count(skb, 1);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -16,18 +16,21 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The compiled program ({@code /bpf/flows.bpf.o}, built from {@code src/main/bpf/flows.bpf.c}) loaded through libbpf
- * and attached to the clsact ingress and egress hooks of one interface, with siteflow's own filter handle and
+ * The compiled programs ({@code /bpf/flows.bpf.o}, built from {@code src/main/bpf/flows.bpf.c}) loaded through libbpf
+ * and attached to the clsact ingress ({@link #PROGRAM_IN}) and egress ({@link #PROGRAM_OUT}) hooks of one interface, with siteflow's own filter handle and
  * priority ({@link #HANDLE}, {@link #PRIORITY}). {@link #open} first removes a filter a killed agent left at that
- * place (its program is named {@link #PROGRAM}); {@link #close} detaches both filters and removes the clsact qdisc
+ * place (its program's name starts with {@link #PREFIX}); {@link #close} detaches both filters and removes the clsact qdisc
  * when this program created it. {@link #drain} swaps the flow map in use (the kernel returns from the swap once no
  * program run can still write the old one) and empties the old one with {@code bpf_map_lookup_and_delete_batch}:
  * no count is lost or counted twice. Open, drain and close from one thread (the one in the interface's network
  * namespace); {@link #counters()} from any.
  */
 final class FlowProgram implements AutoCloseable {
-    /** The program's name (what {@code bpftool prog} and {@code tc filter show} print), at most 15 characters. */
-    static final String PROGRAM = "siteflow_flows";
+    /** The programs' names (what {@code bpftool prog} and {@code tc filter show} print), at most 15 characters. */
+    static final String PROGRAM_IN = "siteflow_in";
+    static final String PROGRAM_OUT = "siteflow_out";
+    /** What every siteflow program's name starts with: such a filter at siteflow's place is a killed agent's. */
+    static final String PREFIX = "siteflow_";
     /** The filter handle and priority siteflow's filters take on both hooks. */
     static final int HANDLE = 0x5f1;
     static final int PRIORITY = 0x5f1;
@@ -42,7 +45,8 @@ final class FlowProgram implements AutoCloseable {
     private final Pointer obj;
     private final String iface;
     private final int ifindex;
-    private final int progFd;
+    private final int progFdIn;
+    private final int progFdOut;
     private final int outerFd;
     private final int[] flowFds;
     private final int countersFd;
@@ -68,7 +72,9 @@ final class FlowProgram implements AutoCloseable {
         this.createdQdisc = createdQdisc;
         this.netns = currentNetns();
         this.netnsFd = Libbpf.libc().open(NETNS_LINK, O_RDONLY | O_CLOEXEC);
-        this.progFd = bpf.bpf_program__fd(require(bpf.bpf_object__find_program_by_name(obj, PROGRAM), PROGRAM));
+        this.progFdIn = bpf.bpf_program__fd(require(bpf.bpf_object__find_program_by_name(obj, PROGRAM_IN), PROGRAM_IN));
+        this.progFdOut = bpf.bpf_program__fd(require(bpf.bpf_object__find_program_by_name(obj, PROGRAM_OUT),
+                PROGRAM_OUT));
         this.outerFd = mapFd("flows");
         this.flowFds = new int[] {mapFd("flows_a"), mapFd("flows_b")};
         this.countersFd = mapFd("counters");
@@ -200,7 +206,7 @@ final class FlowProgram implements AutoCloseable {
                 continue; // nothing there
             }
             String name = programName(q.getInt(16));
-            if (!PROGRAM.equals(name)) {
+            if (!name.startsWith(PREFIX)) {
                 throw new CaptureFailure("ebpf: " + iface + ": " + hookName(point) + " filter handle 0x"
                         + Integer.toHexString(HANDLE) + " priority " + PRIORITY + " holds program '" + name
                         + "', not siteflow's; remove it (tc filter del dev " + iface + " " + hookName(point) + ")");
@@ -267,7 +273,8 @@ final class FlowProgram implements AutoCloseable {
 
     private void attach() throws CaptureFailure {
         for (int point : new int[] {Libbpf.BPF_TC_INGRESS, Libbpf.BPF_TC_EGRESS}) {
-            int err = bpf.bpf_tc_attach(hook(ifindex, point), opts(progFd));
+            int err = bpf.bpf_tc_attach(hook(ifindex, point),
+                    opts(point == Libbpf.BPF_TC_INGRESS ? progFdIn : progFdOut));
             if (err < 0) {
                 throw failure(iface + ": attaching to " + hookName(point) + ": " + Errno.describe(-err));
             }

@@ -1,9 +1,9 @@
 package io.siteflow.agent.ebpf;
 
 /**
- * The program's counters ({@code enum counter} in {@code flows.bpf.c}), summed over the CPUs: packets the program
- * ran on, packets that were not IP, IP headers not whole, packets outside the {@code -F} networks (never aggregated),
- * packets aggregated into a flow, flow entries created, and packets of a new flow that found the map full (not
+ * The program's counters ({@code enum counter} in {@code flows.bpf.c}), summed over the CPUs, in packets (a GSO
+ * packet on egress as the segments it becomes on the wire): packets the program ran on, packets that were not IP, IP headers not whole, packets outside the {@code -F} networks (never aggregated),
+ * packets aggregated into a flow, flow entries created (entries, not packets), and packets of a new flow that found the map full (not
  * counted in any flow).
  */
 public record KernelCounters(long seen, long notIp, long malformed, long filtered, long counted, long created,

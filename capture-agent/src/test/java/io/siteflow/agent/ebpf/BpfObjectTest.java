@@ -39,7 +39,7 @@ class BpfObjectTest {
         assertThat(new byte[] {object[0], object[1], object[2], object[3]}).containsExactly(0x7F, 'E', 'L', 'F');
         assertThat(object[18] & 0xFF | (object[19] & 0xFF) << 8).as("e_machine EM_BPF").isEqualTo(247);
         String text = new String(object, java.nio.charset.StandardCharsets.ISO_8859_1);
-        assertThat(text).contains(FlowProgram.PROGRAM, "flows_a", "flows_b", "handshakes", "remote", "config",
+        assertThat(text).contains(FlowProgram.PROGRAM_IN, FlowProgram.PROGRAM_OUT, "flows_a", "flows_b", "handshakes", "remote", "config",
                 "counters", "struct flow_key", "struct flow_val");
     }
 }

@@ -13,6 +13,9 @@ import io.siteflow.lab.NetnsLab;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
 import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code siteflow capture -i IFACE --backend ebpf} beside {@code --backend pcap} and tcpdump on the same veth, all
  * started before the traffic: the in-kernel flows equal the libpcap path's flow by flow (packets, IP bytes, frame
  * bytes and TCP flags of each direction, the initiator as src) and both equal tcpdump's capture read back through the
- * agent; the handshake RTT is measured by both.
+ * agent; the handshake RTT is measured by both; over IPv4 and IPv6, with -F/-G, and for a connection open before.
  */
 class EbpfParityIT {
     @TempDir
@@ -55,8 +58,7 @@ class EbpfParityIT {
                 await("tcpdump wrote the marker").atMost(Duration.ofSeconds(20))
                         .until(() -> tcpdump.packets().stream().anyMatch(p -> p.contains(marker)));
                 int captured = tcpdump.packets().size();
-                await("both backends saw every packet").atMost(Duration.ofSeconds(20))
-                        .until(() -> pcap.runner.received() >= captured && ebpf.runner.received() >= captured);
+                awaitBoth(pcap, ebpf, captured);
             } finally {
                 pcap.runner.stop();
                 ebpf.runner.stop();
@@ -117,8 +119,7 @@ class EbpfParityIT {
                 await("tcpdump wrote the marker").atMost(Duration.ofSeconds(20))
                         .until(() -> tcpdump.packets().stream().anyMatch(p -> p.contains(marker)));
                 int captured = tcpdump.packets().size();
-                await("both backends saw every packet").atMost(Duration.ofSeconds(20))
-                        .until(() -> pcap.runner.received() >= captured && ebpf.runner.received() >= captured);
+                awaitBoth(pcap, ebpf, captured);
             } finally {
                 pcap.runner.stop();
                 ebpf.runner.stop();
@@ -143,6 +144,66 @@ class EbpfParityIT {
         }
     }
 
+    /**
+     * A connection open before both backends started: the first packet they see goes from the server (port 1521) to
+     * the client, and the client is still the initiator; the server's 30 kB leave as GSO packets, which the program
+     * sees before they are cut into the segments libpcap sees, and counts as those segments.
+     */
+    @Test
+    void aConnectionOpenBeforeBothStartedGetsTheSameInitiatorAndCounts() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try (NetnsLab lab = NetnsLab.create().offloadsOff()) {
+            InetAddress a = InetAddress.getByName(lab.addressA());
+            try (ServerSocket server = lab.call(lab.nsA(), () -> new ServerSocket(1521, 1, a));
+                    Socket client = lab.call(lab.nsB(), () -> new Socket(a, 1521))) {
+                Socket accepted = server.accept();
+                LabTraffic udp = LabTraffic.to(lab, lab.addressA());
+                Tcpdump tcpdump = Tcpdump.start(lab, lab.nsA(), NetnsLab.IF_A, dir, "");
+                Agent pcap = Agent.start(pool, lab, dir.resolve("pcap.jsonl"), b -> b);
+                Agent ebpf = Agent.start(pool, lab, dir.resolve("ebpf.jsonl"), b -> b.backend("ebpf"));
+                try {
+                    // the first packet both see goes from the server (port 1521) to the client
+                    accepted.getOutputStream().write(new byte[30_000]);
+                    client.getInputStream().readNBytes(30_000);
+                    client.getOutputStream().write(new byte[200_000]);
+                    accepted.getInputStream().readNBytes(200_000);
+                    client.shutdownOutput();
+                    assertThat(accepted.getInputStream().read()).isEqualTo(-1);
+                    accepted.setSoLinger(true, 0);
+                    accepted.close(); // RST after the client's FIN: nothing in flight afterwards
+                    byte[] marker = LabTraffic.newMarker("running-end");
+                    udp.marker(lab.addressB(), marker);
+                    await("tcpdump wrote the marker").atMost(Duration.ofSeconds(20))
+                            .until(() -> tcpdump.packets().stream().anyMatch(p -> p.contains(marker)));
+                    int captured = tcpdump.packets().size();
+                    awaitBoth(pcap, ebpf, captured);
+                } finally {
+                    pcap.runner.stop();
+                    ebpf.runner.stop();
+                    udp.close();
+                    accepted.close();
+                }
+                assertThat(pcap.exit.get(60, TimeUnit.SECONDS)).as(pcap.err.toString()).isZero();
+                assertThat(ebpf.exit.get(60, TimeUnit.SECONDS)).as(ebpf.err.toString()).isZero();
+                long tcpdumpDrops = tcpdump.stop();
+                Assumptions.assumeTrue(tcpdumpDrops == 0, "tcpdump dropped " + tcpdumpDrops + " packets");
+
+                Map<String, List<Long>> ours = perFlow(records(ebpf.json));
+                assertThat(ours).isEqualTo(perFlow(records(pcap.json)));
+                List<FlowRecord> reference = new ArrayList<>();
+                FileReplay.run(dir.resolve("tcpdump.pcap"), "ref", FlowTableConfig.DEFAULTS,
+                        FlowSink.to(reference::add));
+                assertThat(ours).isEqualTo(perFlow(reference));
+                String tcp = "6 " + lab.addressB() + ":" + client.getLocalPort() + " > " + lab.addressA() + ":1521";
+                assertThat(ours).containsKey(tcp);
+                assertThat(records(ebpf.json)).filteredOn(r -> r.proto() == 6)
+                        .allSatisfy(r -> assertThat(r.rttMicros()).isNull());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** A capture agent run in namespace A on its own thread. */
     record Agent(AgentRunner runner, Future<Integer> exit, StringWriter err, Path json) {
         static Agent start(ExecutorService pool, NetnsLab lab, Path json,
@@ -158,6 +219,13 @@ class EbpfParityIT {
             assertThat(exit.isDone()).as(err.toString()).isFalse();
             return new Agent(runner, exit, err, json);
         }
+    }
+
+    /** Waits until both backends received at least {@code captured} packets; a timeout names both counts. */
+    private static void awaitBoth(Agent pcap, Agent ebpf, int captured) {
+        await("both backends saw every packet of tcpdump's " + captured).atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(List.of(pcap.runner.received(), ebpf.runner.received()))
+                        .as("pcap, ebpf").allMatch(n -> n >= captured));
     }
 
     static List<FlowRecord> records(Path json) throws Exception {
