@@ -48,13 +48,15 @@ public final class EbpfFlowSource implements FlowSource, CaptureReadings {
 
     /**
      * Loads the program and attaches it to {@code iface} (in the calling thread's network namespace), with the
-     * {@code -F} networks in the kernel.
+     * {@code -F} networks in the kernel; each kernel flow map holds {@code min(maxFlows, 65,536)} flows. Until
+     * {@link #run} starts, nothing drains the maps.
      *
      * @throws CaptureFailure what is missing, naming it, with a hint at {@code --backend pcap}
      */
     public static EbpfFlowSource open(String iface, List<Cidr> remoteCidrs, FlowTableConfig config, String agent,
             String runId) throws CaptureFailure {
-        return new EbpfFlowSource(FlowProgram.open(iface, remoteCidrs), iface, config, agent, runId);
+        int mapEntries = Math.min(config.maxFlows(), FlowProgram.MAX_MAP_ENTRIES);
+        return new EbpfFlowSource(FlowProgram.open(iface, remoteCidrs, mapEntries), iface, config, agent, runId);
     }
 
     /** For the start-up line: what this source does instead of the packet path, and the options it ignores. */

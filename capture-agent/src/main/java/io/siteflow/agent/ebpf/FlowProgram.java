@@ -38,6 +38,8 @@ final class FlowProgram implements AutoCloseable {
     private static final int O_RDONLY = 0;
     private static final int O_CLOEXEC = 0x80000;
     private static final int CLONE_NEWNET = 0x40000000;
+    /** The most entries each flow map holds ({@code MAX_FLOWS} in the C source). */
+    static final int MAX_MAP_ENTRIES = 65_536;
     /** Entries read per batch call. */
     private static final int BATCH = 4096;
 
@@ -85,10 +87,13 @@ final class FlowProgram implements AutoCloseable {
      * Loads the program, removes a killed agent's filters, fills the {@code -F} maps and attaches to both hooks of
      * {@code iface} (in the calling thread's network namespace).
      *
+     * @param mapEntries flows each of the two flow maps holds (1-{@value #MAX_MAP_ENTRIES}): new flows beyond it
+     *                   within one drain period are counted as {@code map full}, not aggregated
+     *
      * @throws CaptureFailure naming what is missing (libbpf, the interface, a capability) and suggesting
      *                        {@code --backend pcap}
      */
-    static FlowProgram open(String iface, List<Cidr> remoteCidrs) throws CaptureFailure {
+    static FlowProgram open(String iface, List<Cidr> remoteCidrs, int mapEntries) throws CaptureFailure {
         Libbpf bpf;
         try {
             bpf = Libbpf.load();
@@ -110,6 +115,13 @@ final class FlowProgram implements AutoCloseable {
         }
         FlowProgram p = null;
         try {
+            for (String name : new String[] {"flows_a", "flows_b"}) {
+                int err = bpf.bpf_map__set_max_entries(require(bpf.bpf_object__find_map_by_name(obj, name), name),
+                        mapEntries);
+                if (err < 0) {
+                    throw new CaptureFailure("ebpf: sizing " + name + " to " + mapEntries + ": " + Errno.describe(-err));
+                }
+            }
             int err = bpf.bpf_object__load(obj);
             if (err < 0) {
                 throw failure("loading the BPF program: " + Errno.describe(-err)

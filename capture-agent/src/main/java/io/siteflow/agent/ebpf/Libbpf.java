@@ -39,6 +39,8 @@ interface Libbpf extends Library {
 
     int bpf_map__fd(Pointer map);
 
+    int bpf_map__set_max_entries(Pointer map, int maxEntries);
+
     int bpf_tc_hook_create(Pointer hook);
 
     int bpf_tc_hook_destroy(Pointer hook);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.siteflow.agent.app.AgentRunner;
+import io.siteflow.agent.capture.CaptureStats;
 import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.agent.ebpf.EbpfFlowSource;
 import io.siteflow.agent.ebpf.KernelCounters;
@@ -33,8 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The in-kernel source's own behaviour on a veth in namespaces the test creates: {@code -F} applied in the kernel (the
- * program's counters say what it left out), the filter of an agent killed with SIGKILL removed by the next one, and a
- * missing capability named with a hint at {@code --backend pcap}.
+ * program's counters say what it left out), a full kernel map counted (never silently lost), the filter of an agent
+ * killed with SIGKILL removed by the next one, and a missing capability named with a hint at {@code --backend pcap}.
  */
 class EbpfKernelIT {
     private static final Pattern PROGRAM_ID = Pattern.compile("siteflow_\\w+.* id (\\d+)");
@@ -77,6 +78,40 @@ class EbpfKernelIT {
             assertThat(r.totalPackets()).isEqualTo(300);
             assertThat(r.isFinal()).isTrue();
             assertThat(tcFilters(lab)).doesNotContain("siteflow_");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void countsThePacketsOfFlowsAFullKernelMapCouldNotTakeAsDroppedByKernel() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (NetnsLab lab = NetnsLab.create().offloadsOff()) {
+            LabTraffic traffic = LabTraffic.to(lab, lab.addressA());
+            // --max-flows 16: each kernel map holds 16 flows; nothing drains before run(), so the map stays full
+            EbpfFlowSource source = lab.call(lab.nsA(), () -> EbpfFlowSource.open(NetnsLab.IF_A, List.of(),
+                    FlowTableConfig.DEFAULTS.withMaxFlows(16), "full-it", "run"));
+            List<FlowRecord> records = Collections.synchronizedList(new ArrayList<>());
+            try {
+                for (int flow = 0; flow < 20; flow++) {
+                    traffic.udp(lab.addressB(), 5); // a new socket, so a new flow, each time
+                }
+                await("the program saw 100 packets").atMost(Duration.ofSeconds(20))
+                        .until(() -> source.kernelCounters().seen() >= 100);
+                assertThat(source.kernelCounters()).isEqualTo(new KernelCounters(100, 0, 0, 0, 80, 16, 20));
+                assertThat(source.stats()).isEqualTo(new CaptureStats(80, 20, 0));
+                Future<?> run = pool.submit(() -> {
+                    source.run(FlowSink.to(records::add));
+                    return null;
+                });
+                source.stop();
+                run.get(30, TimeUnit.SECONDS);
+            } finally {
+                source.stop();
+                source.close();
+                traffic.close();
+            }
+            assertThat(records).hasSize(16).allSatisfy(r -> assertThat(r.totalPackets()).isEqualTo(5));
         } finally {
             pool.shutdownNow();
         }
