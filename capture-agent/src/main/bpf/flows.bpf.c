@@ -15,8 +15,10 @@
  *               period on a map-in-map update), so the old map is drained whole without losing a count.
  *   handshakes  LRU hash: SYN time and SYN/ACK sequence per flow, until the ACK of the SYN/ACK gives the RTT.
  *   remote      LPM trie of the -F networks over 128-bit addresses (IPv4 mapped); config[0] bit 0 turns it on.
- *   counters    per-CPU: packets seen, not IP, malformed, filtered out by -F, counted, flows created, map full
- *               (packets: a GSO packet on egress counts as its segments).
+ *   overflow    ring buffer: a packet of a new flow that found the flow map full, one record each (the agent adds
+ *               it to the flow); lost only when the ring is full too, and then counted.
+ *   counters    per-CPU: packets seen, not IP, malformed, filtered out by -F, counted, flows created, map full,
+ *               lost (packets: a GSO packet on egress counts as its segments).
  *
  * Built with: clang -O2 -g -target bpf -c flows.bpf.c (UAPI headers only, no CO-RE).
  */
@@ -47,7 +49,8 @@ enum counter {
 	C_FILTERED = 3,  /* outside -F: not both or neither end in the networks */
 	C_COUNTED = 4,   /* aggregated into a flow */
 	C_CREATED = 5,   /* flow entries created */
-	C_MAP_FULL = 6,  /* a new flow that found the map full (not counted) */
+	C_MAP_FULL = 6,  /* a new flow that found the map full: sent to the overflow ring buffer instead */
+	C_LOST = 7,      /* ... and found the ring buffer full too: not counted anywhere */
 	C_COUNTERS = 8,
 };
 
@@ -108,6 +111,23 @@ struct {
 } flows SEC(".maps") = {
 	.values = { [0] = &flows_a },
 };
+
+/* One packet (or GSO packet) of a flow the flow map could not take. */
+struct overflow_rec {
+	struct flow_key key;
+	__u64 ts_ns;
+	__u64 ip_bytes;
+	__u64 frame_bytes;
+	__u32 packets;
+	__u16 flags;
+	__u8 ba;         /* it went b -> a */
+	__u8 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} overflow SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -393,6 +413,21 @@ static __always_inline int count(struct __sk_buff *skb, int egress)
 		v = bpf_map_lookup_elem(map, &key);
 		if (!v) {
 			bump(C_MAP_FULL, segs);
+			struct overflow_rec *o = bpf_ringbuf_reserve(&overflow, sizeof(*o), 0);
+			if (!o) {
+				bump(C_LOST, segs);
+				return TC_ACT_UNSPEC;
+			}
+			o->key = key;
+			o->ts_ns = now;
+			o->ip_bytes = ip_bytes;
+			o->frame_bytes = frame;
+			o->packets = segs;
+			o->flags = p.flags;
+			o->ba = ba;
+			o->pad = 0;
+			bpf_ringbuf_submit(o, 0);
+			bump(C_COUNTED, segs);
 			return TC_ACT_UNSPEC;
 		}
 	}

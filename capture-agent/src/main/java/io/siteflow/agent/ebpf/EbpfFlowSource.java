@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
  * every {@link #DRAIN_INTERVAL_MS} ms into {@link KernelFlows}, which gives the records to the sink on the agent's
  * active and idle timeouts (capture-agent/docs/ebpf.md). {@link #open} loads and attaches (so a missing capability
  * fails before {@code capturing on}); {@link #run} drains until {@link #stop()}, then detaches, drains what is left
- * and ends every flow. {@code received} counts the packets the program aggregated, {@code droppedKernel} the packets
- * of new flows that found the kernel map full. Threads as {@link FlowSource} says.
+ * and ends every flow. {@code received} counts the packets the program aggregated (in the flow map or, for new flows
+ * that found it full, through the overflow ring buffer), {@code droppedKernel} the packets that found both full. Threads as {@link FlowSource} says.
  */
 public final class EbpfFlowSource implements FlowSource, CaptureReadings {
     /** How often the kernel map is swapped and drained. */
@@ -32,7 +32,7 @@ public final class EbpfFlowSource implements FlowSource, CaptureReadings {
     private final String agent;
     private final String runId;
     private final CountDownLatch stopped = new CountDownLatch(1);
-    private volatile KernelCounters last = new KernelCounters(0, 0, 0, 0, 0, 0, 0);
+    private volatile KernelCounters last = new KernelCounters(0, 0, 0, 0, 0, 0, 0, 0);
     private volatile boolean closed;
     private volatile long activeFlows;
     private volatile long flowsCreated;
@@ -151,7 +151,7 @@ public final class EbpfFlowSource implements FlowSource, CaptureReadings {
     @Override
     public CaptureStats stats() {
         KernelCounters c = kernelCounters();
-        return new CaptureStats(c.counted(), c.mapFull(), 0);
+        return new CaptureStats(c.counted(), c.lost(), 0);
     }
 
     /** The program's counts in the decoder's words: IP, not IP, malformed, kept, outside {@code -F}. */
@@ -159,7 +159,7 @@ public final class EbpfFlowSource implements FlowSource, CaptureReadings {
     public DecodeCounters counters() {
         KernelCounters c = kernelCounters();
         return DecodeCounters.of(c.seen() - c.notIp() - c.malformed(), c.notIp(), c.malformed(),
-                c.counted() + c.mapFull(), c.filtered());
+                c.counted() + c.lost(), c.filtered());
     }
 
     @Override

@@ -22,7 +22,8 @@ import java.util.function.Consumer;
  * place (its program's name starts with {@link #PREFIX}); {@link #close} detaches both filters and removes the clsact qdisc
  * when this program created it. {@link #drain} swaps the flow map in use (the kernel returns from the swap once no
  * program run can still write the old one) and empties the old one with {@code bpf_map_lookup_and_delete_batch}:
- * no count is lost or counted twice. Open, drain and close from one thread (the one in the interface's network
+ * no count is lost or counted twice; then reads the {@code overflow} ring buffer (packets of new flows that found the
+ * map full). Open, drain and close from one thread (the one in the interface's network
  * namespace); {@link #counters()} from any.
  */
 final class FlowProgram implements AutoCloseable {
@@ -52,6 +53,10 @@ final class FlowProgram implements AutoCloseable {
     private final int outerFd;
     private final int[] flowFds;
     private final int countersFd;
+    private final Pointer ring;
+    /** Held here: JNA frees a callback whose Java object is collected. */
+    private final Libbpf.SampleFn onOverflow = this::overflowRecord;
+    private Consumer<KernelFlowEntry> draining;
     private final int cpus;
     private final boolean createdQdisc;
     private final String netns;
@@ -81,6 +86,19 @@ final class FlowProgram implements AutoCloseable {
         this.flowFds = new int[] {mapFd("flows_a"), mapFd("flows_b")};
         this.countersFd = mapFd("counters");
         this.cpus = bpf.libbpf_num_possible_cpus();
+        this.ring = bpf.ring_buffer__new(mapFd("overflow"), onOverflow, null, null);
+        if (ring == null) {
+            int errno = Native.getLastError();
+            Libbpf.libc().close(netnsFd);
+            throw new CaptureFailure("ebpf: opening the overflow ring buffer: " + Errno.describe(errno));
+        }
+    }
+
+    private int overflowRecord(Pointer ctx, Pointer data, long size) {
+        if (size >= KernelFlowEntry.OVERFLOW_SIZE && draining != null) {
+            draining.accept(KernelFlowEntry.overflow(data.getByteBuffer(0, KernelFlowEntry.OVERFLOW_SIZE)));
+        }
+        return 0;
     }
 
     /**
@@ -299,9 +317,10 @@ final class FlowProgram implements AutoCloseable {
     }
 
     /**
-     * Swaps the flow map in use and gives every entry of the old one to {@code each}, emptying it.
+     * Swaps the flow map in use and gives every entry of the old one to {@code each}, emptying it, then every record
+     * of the overflow ring buffer (a packet of a flow the map could not take) as an entry of one packet.
      *
-     * @return entries drained
+     * @return entries and records drained
      */
     int drain(Consumer<KernelFlowEntry> each) throws CaptureFailure {
         int old = inUse;
@@ -314,7 +333,20 @@ final class FlowProgram implements AutoCloseable {
         if (err < 0) {
             throw new CaptureFailure("ebpf: swapping the flow map: " + Errno.describe(-err));
         }
-        return empty(flowFds[old], each);
+        return empty(flowFds[old], each) + consumeOverflow(each);
+    }
+
+    private int consumeOverflow(Consumer<KernelFlowEntry> each) throws CaptureFailure {
+        draining = each;
+        try {
+            int n = bpf.ring_buffer__consume(ring);
+            if (n < 0) {
+                throw new CaptureFailure("ebpf: reading the overflow ring buffer: " + Errno.describe(-n));
+            }
+            return n;
+        } finally {
+            draining = null;
+        }
     }
 
     /** Drains both flow maps (after {@link #detach()}: nothing writes them any more). */
@@ -424,6 +456,7 @@ final class FlowProgram implements AutoCloseable {
                 bpf.bpf_tc_hook_destroy(hook(ifindex, Libbpf.BPF_TC_INGRESS | Libbpf.BPF_TC_EGRESS));
             }
         });
+        bpf.ring_buffer__free(ring);
         bpf.bpf_object__close(obj);
         if (netnsFd >= 0) {
             Libbpf.libc().close(netnsFd);

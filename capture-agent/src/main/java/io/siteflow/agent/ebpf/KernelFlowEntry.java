@@ -42,6 +42,28 @@ record KernelFlowEntry(long aHi, long aLo, long bHi, long bLo, int aPort, int bP
                 first & 0xFFFF, (first & FIRST_FROM_B) != 0, rtt - 1);
     }
 
+    /** {@code sizeof(struct overflow_rec)}: a flow key, then time, IP bytes, frame bytes, packets, flags, direction. */
+    static final int OVERFLOW_SIZE = 72;
+
+    /**
+     * Decodes a record of the {@code overflow} ring buffer (a packet, or a GSO packet's segments, of a flow the flow
+     * map could not take) as an entry of that one packet: its counts on its side, its time as first and last.
+     */
+    static KernelFlowEntry overflow(ByteBuffer record) {
+        ByteBuffer r = record.duplicate().order(ByteOrder.nativeOrder());
+        int o = r.position();
+        long ts = r.getLong(o + 40);
+        long ip = r.getLong(o + 48);
+        long frame = r.getLong(o + 56);
+        long packets = r.getInt(o + 64) & 0xFFFF_FFFFL;
+        int flags = r.getShort(o + 68) & 0xFFFF;
+        boolean ba = r.get(o + 70) != 0;
+        return new KernelFlowEntry(r.getLong(o), r.getLong(o + 8), r.getLong(o + 16), r.getLong(o + 24),
+                r.getShort(o + 32) & 0xFFFF, r.getShort(o + 34) & 0xFFFF, r.get(o + 36) & 0xFF, ts, ts,
+                ba ? 0 : packets, ba ? 0 : ip, ba ? 0 : frame, ba ? packets : 0, ba ? ip : 0, ba ? frame : 0,
+                ba ? 0 : flags, ba ? flags : 0, flags, ba, -1);
+    }
+
     /** True when the protocol carries ports the program read (the flow table's {@code hasPorts}). */
     boolean tcp() {
         return proto == 6;

@@ -71,6 +71,17 @@ interface Libbpf extends Library {
 
     Pointer libbpf_set_print(PrintFn fn);
 
+    /** {@code ring_buffer_sample_fn}: one record of a ring buffer; returns 0 to go on. */
+    interface SampleFn extends Callback {
+        int invoke(Pointer ctx, Pointer data, long size);
+    }
+
+    Pointer ring_buffer__new(int mapFd, SampleFn sample, Pointer ctx, Pointer opts);
+
+    int ring_buffer__consume(Pointer ring);
+
+    void ring_buffer__free(Pointer ring);
+
     /** The library, loaded on first use. */
     static Libbpf load() {
         return Holder.LIB;

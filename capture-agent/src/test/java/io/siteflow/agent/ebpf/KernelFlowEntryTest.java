@@ -62,4 +62,20 @@ class KernelFlowEntryTest {
         values.putInt(76, 0xFFFF_FFFF);
         assertThat(KernelFlowEntry.decode(keys, values, 0).rttMicros()).isEqualTo(0xFFFF_FFFEL);
     }
+
+    @Test
+    void decodesAnOverflowRecordAsAnEntryOfOnePacketOnItsSide() {
+        ByteBuffer rec = ByteBuffer.allocate(KernelFlowEntry.OVERFLOW_SIZE).order(ByteOrder.nativeOrder());
+        long a = IpAddresses.v4Lo(0x0A63_0101);
+        long b = IpAddresses.v4Lo(0x0A63_0102);
+        rec.putLong(0, 0).putLong(8, a).putLong(16, 0).putLong(24, b).putShort(32, (short) 5201)
+                .putShort(34, (short) 40000).put(36, (byte) 6).putLong(40, 7_000_000_123L).putLong(48, 4_448)
+                .putLong(56, 4_646).putInt(64, 3).putShort(68, (short) 0x18).put(70, (byte) 1);
+
+        assertThat(KernelFlowEntry.overflow(rec)).isEqualTo(new KernelFlowEntry(0, a, 0, b, 5201, 40000, 6,
+                7_000_000_123L, 7_000_000_123L, 0, 0, 0, 3, 4_448, 4_646, 0, 0x18, 0x18, true, -1));
+        rec.put(70, (byte) 0);
+        assertThat(KernelFlowEntry.overflow(rec)).isEqualTo(new KernelFlowEntry(0, a, 0, b, 5201, 40000, 6,
+                7_000_000_123L, 7_000_000_123L, 3, 4_448, 4_646, 0, 0, 0, 0x18, 0, 0x18, false, -1));
+    }
 }
