@@ -8,10 +8,21 @@ import io.siteflow.agent.metrics.DecodeCounters;
 import io.siteflow.agent.publish.kafka.KafkaFlowSink;
 import io.siteflow.agent.publish.kafka.PublishStats;
 import java.io.PrintWriter;
+import java.util.List;
 
 /** The capture statistics printed to standard error at the end of a capture, and the Kafka sink's outcome. */
 final class Summary {
     private Summary() {
+    }
+
+    /** The summary; a source's own {@code lines} (a collector's) replace the packet counters when given. */
+    static void print(PrintWriter err, SourceCounters source, CaptureReadings readings, List<String> lines) {
+        if (!lines.isEmpty()) {
+            lines.forEach(err::println);
+            err.flush();
+            return;
+        }
+        print(err, source, readings);
     }
 
     static void print(PrintWriter err, SourceCounters source, CaptureReadings readings) {
