@@ -123,6 +123,8 @@ class ExportersAgreeWithNfdumpIT {
             assertThat(nfcapd.waitFor(GUARD.toSeconds(), TimeUnit.SECONDS)).isTrue();
             String err = collectErr.get(GUARD.toSeconds(), TimeUnit.SECONDS);
             assertThat(collect.exitValue()).as(err).isZero();
+            System.out.printf("NetFlow version %d, tee dropped %s on the way to siteflow collect:%n%s", version,
+                    tee.dropped, err);
             return new Run(tee, siteflowPairs(json), nfdump(nfdir), err);
         } finally {
             if (tee != null) {
@@ -275,6 +277,7 @@ class ExportersAgreeWithNfdumpIT {
         volatile long droppedV5Records;
         private final Thread thread;
         private volatile boolean closed;
+        private volatile Throwable failure;
 
         Tee(List<Integer> targets, Set<Integer> drop, int version) throws SocketException {
             this.socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
@@ -283,7 +286,13 @@ class ExportersAgreeWithNfdumpIT {
             this.targets = targets;
             this.drop = drop;
             this.version = version;
-            this.thread = new Thread(this::forward, "udp-tee");
+            this.thread = new Thread(() -> {
+                try {
+                    forward();
+                } catch (RuntimeException | Error e) {
+                    failure = e;
+                }
+            }, "udp-tee");
             thread.start();
         }
 
@@ -347,11 +356,21 @@ class ExportersAgreeWithNfdumpIT {
         }
 
         @Override
-        public void close() throws InterruptedException {
+        public void close() {
+            if (socket.isClosed()) {
+                return;
+            }
             closed = true;
-            thread.join(GUARD.toMillis());
+            try {
+                thread.join(GUARD.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while the tee drained", e);
+            }
+            assertThat(thread.isAlive()).as("the tee drained its socket").isFalse();
+            assertThat(failure).as("the tee's thread failed").isNull();
+            assertThat(UdpSockets.find(port()).drops()).as("kernel drops at the tee").isZero();
             socket.close();
-            assertThat(thread.isAlive()).isFalse();
         }
     }
 }
