@@ -64,7 +64,7 @@ class ExportersAgreeWithNfdumpIT {
     @ParameterizedTest(name = "version {0}")
     @ValueSource(ints = {5, 9, 10})
     void bytesAndPacketsPerHostPairEqualNfdumpsOnTheSameDatagrams(int version) throws Exception {
-        Run run = export(version, Set.of());
+        Run run = export(version, Set.of(), 1);
 
         assertThat(run.siteflowPairs).isNotEmpty().isEqualTo(run.nfdumpPairs);
         assertThat(run.counter("flow records")).isEqualTo(run.nfdumpFlows);
@@ -76,7 +76,7 @@ class ExportersAgreeWithNfdumpIT {
     @ParameterizedTest(name = "version {0}")
     @ValueSource(ints = {5, 9, 10})
     void datagramsDroppedInTheTeeAreCountedExactlyFromSequenceNumbers(int version) throws Exception {
-        Run run = export(version, Set.of(10, 20, 21));
+        Run run = export(version, Set.of(10, 20, 21), 1);
 
         assertThat(run.tee.dropped).hasSize(3);
         long lostRecords = run.nfdumpFlows - run.counter("flow records");
@@ -94,8 +94,24 @@ class ExportersAgreeWithNfdumpIT {
         assertThat(run.counter("malformed")).isZero();
     }
 
+    @ParameterizedTest(name = "version {0}")
+    @ValueSource(ints = {5, 9, 10})
+    void countsOfASampledExportAreScaledByTheRateTheExporterAnnounces(int version) throws Exception {
+        Run run = export(version, Set.of(), 10);
+
+        // siteflow multiplies the counts by pmacctd's sampling_rate 10, which pmacctd announces (v9 and IPFIX: an
+        // options record's samplerRandomInterval, IE 50; v5: the header). nfdump 1.7.1 applies the v5 header's rate
+        // too, but shows v9 and IPFIX counts as exported
+        long nfdumpScale = version == 5 ? 1 : 10;
+        Map<String, List<Long>> scaled = new TreeMap<>();
+        run.nfdumpPairs.forEach((pair, v) -> scaled.put(pair, List.of(v.get(0) * nfdumpScale,
+                v.get(1) * nfdumpScale)));
+        assertThat(run.siteflowPairs).isNotEmpty().isEqualTo(scaled);
+        assertThat(run.records).allSatisfy(r -> assertThat(r.sampled()).isEqualTo(10));
+    }
+
     /** One export of the capture through the tee to both collectors, both stopped and read. */
-    private Run export(int version, Set<Integer> drop) throws Exception {
+    private Run export(int version, Set<Integer> drop, int sampling) throws Exception {
         Path json = dir.resolve("flows-v" + version + ".jsonl");
         Path nfdir = Files.createDirectory(dir.resolve("nfcapd-v" + version));
         int nfPort = freeUdpPort();
@@ -111,7 +127,7 @@ class ExportersAgreeWithNfdumpIT {
             int collectPort = await().atMost(GUARD).until(() -> listeningPort(collect, collectErr), p -> p > 0);
             await().atMost(GUARD).until(() -> UdpSockets.find(nfPort) != null);
             tee = new Tee(List.of(collectPort, nfPort), drop, version);
-            runPmacctd(version, tee.port());
+            runPmacctd(version, tee.port(), sampling);
             tee.close();
             for (int port : List.of(collectPort, nfPort)) { // every datagram sent is read: nothing waits in a socket
                 await().atMost(GUARD).until(() -> UdpSockets.find(port).rxQueue() == 0);
@@ -125,7 +141,7 @@ class ExportersAgreeWithNfdumpIT {
             assertThat(collect.exitValue()).as(err).isZero();
             System.out.printf("NetFlow version %d, tee dropped %s on the way to siteflow collect:%n%s", version,
                     tee.dropped, err);
-            return new Run(tee, siteflowPairs(json), nfdump(nfdir), err);
+            return new Run(tee, records(json), nfdump(nfdir), err);
         } finally {
             if (tee != null) {
                 tee.close();
@@ -135,28 +151,37 @@ class ExportersAgreeWithNfdumpIT {
         }
     }
 
-    private void runPmacctd(int version, int teePort) throws Exception {
+    private void runPmacctd(int version, int teePort, int sampling) throws Exception {
         Path conf = dir.resolve("pmacctd-v" + version + ".conf");
         Files.writeString(conf, String.join("\n", "daemonize: false", "pcap_savefile: " + capture,
                 "pcap_savefile_wait: false", "plugins: nfprobe", "nfprobe_receiver: 127.0.0.1:" + teePort,
                 "nfprobe_version: " + version, "nfprobe_timeouts: maxlife=5:expint=1",
-                "plugin_pipe_size: 10240000", "plugin_buffer_size: 10240", ""));
+                sampling > 1 ? "sampling_rate: " + sampling : "", "plugin_pipe_size: 10240000",
+                "plugin_buffer_size: 10240", ""));
+        Path log = dir.resolve("pmacctd-v" + version + ".log");
         Process p = new ProcessBuilder("pmacctd", "-f", conf.toString()).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("pmacctd-v" + version + ".log").toFile()).start();
+                .redirectOutput(log.toFile()).start();
         try {
             assertThat(p.waitFor(GUARD.toSeconds(), TimeUnit.SECONDS)).as("pmacctd ended at the end of the file")
                     .isTrue();
-            assertThat(p.exitValue()).isZero();
+            assertThat(p.exitValue()).as(Files.readString(log)).isZero();
         } finally {
             p.destroyForcibly();
         }
     }
 
-    /** Per host pair (lower address first): bytes and packets of siteflow's records, both directions. */
-    private static Map<String, List<Long>> siteflowPairs(Path json) throws Exception {
-        Map<String, List<Long>> pairs = new TreeMap<>();
+    private static List<FlowRecord> records(Path json) throws Exception {
+        List<FlowRecord> out = new ArrayList<>();
         for (String line : Files.readAllLines(json)) {
-            FlowRecord r = FlowRecordJson.parse(line);
+            out.add(FlowRecordJson.parse(line));
+        }
+        return out;
+    }
+
+    /** Per host pair (lower address first): bytes and packets of siteflow's records, both directions. */
+    private static Map<String, List<Long>> siteflowPairs(List<FlowRecord> records) {
+        Map<String, List<Long>> pairs = new TreeMap<>();
+        for (FlowRecord r : records) {
             add(pairs, r.src(), r.dst(), r.totalBytes(), r.totalPackets());
         }
         return pairs;
@@ -234,14 +259,16 @@ class ExportersAgreeWithNfdumpIT {
     /** What one export gave: the tee's drops, both collectors' pairs, siteflow's end-of-run summary. */
     private static final class Run {
         final Tee tee;
+        final List<FlowRecord> records;
         final Map<String, List<Long>> siteflowPairs;
         final Map<String, List<Long>> nfdumpPairs;
         final long nfdumpFlows;
         final String summary;
 
-        Run(Tee tee, Map<String, List<Long>> siteflowPairs, Nfdump nfdump, String summary) {
+        Run(Tee tee, List<FlowRecord> records, Nfdump nfdump, String summary) {
             this.tee = tee;
-            this.siteflowPairs = siteflowPairs;
+            this.records = records;
+            this.siteflowPairs = siteflowPairs(records);
             this.nfdumpPairs = nfdump.pairs();
             this.nfdumpFlows = nfdump.flows();
             this.summary = summary;
