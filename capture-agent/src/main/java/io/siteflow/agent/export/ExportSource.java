@@ -185,8 +185,10 @@ public final class ExportSource implements FlowSource {
             counters.refuse();
             return null;
         }
-        long[] hl = IpAddresses.parse(address.getHostAddress());
-        ex = new ExporterState(hl[0], hl[1], IpAddresses.format(hl[0], hl[1]));
+        ByteBuffer raw = ByteBuffer.wrap(address.getAddress()); // no scope id, unlike the text form
+        long hi = raw.remaining() == 4 ? 0 : raw.getLong();
+        long lo = raw.remaining() == 4 ? IpAddresses.v4Lo(raw.getInt()) : raw.getLong();
+        ex = new ExporterState(hi, lo, IpAddresses.format(hi, lo));
         exporters.put(address, ex);
         exporterCount = exporters.size();
         LOG.info("collect: first datagram from exporter {}", ex.address());

@@ -77,6 +77,16 @@ class ExportDecoderTest {
         assertThat(flows).extracting(s -> s.substring(s.lastIndexOf(' ') + 1)).containsExactly("x100", "x7");
     }
 
+    @Test
+    void countsASequenceThatGoesBackwardsAsAResetNotAsLoss() {
+        decode(Datagram.v5(1, 0, SECS, 0, 100, 0, 0).v5Record(1, 2, 1, 40, 0, 0, 1, 2, 0, 17).build());
+        decode(Datagram.v5(1, 0, SECS, 0, 7, 0, 0).v5Record(1, 2, 1, 40, 0, 0, 1, 2, 0, 17).build());
+        decode(Datagram.v5(1, 0, SECS, 0, 8, 0, 0).v5Record(1, 2, 1, 40, 0, 0, 1, 2, 0, 17).build());
+
+        assertThat(counters.sequenceResets()).isEqualTo(1);
+        assertThat(counters.lostRecords()).isZero();
+    }
+
     // NetFlow v9
 
     private static Datagram v9Template(Datagram d) {
@@ -161,6 +171,31 @@ class ExportDecoderTest {
                 "192.0.2.1/3 10.2.0.20:40112>10.1.0.10:1521 p6 1000B 3P f0 1764000000123-1764000000456 x1",
                 "192.0.2.1/3 10.2.0.20:40112>10.1.0.10:1521 p6 2000B 3P f0 1764000000123-1764000000456 x1");
         assertThat(counters.malformedTotal()).isZero();
+    }
+
+    @Test
+    void readsIpv6AddressesAndNtpTimes() {
+        byte[] a = new byte[16];
+        byte[] b = new byte[16];
+        a[0] = 0x20;
+        a[1] = 0x01;
+        a[2] = 0x0d;
+        a[3] = (byte) 0xb8;
+        a[15] = 0x20;
+        b[0] = 0x20;
+        b[1] = 0x01;
+        b[2] = 0x0d;
+        b[3] = (byte) 0xb8;
+        b[5] = 1;
+        b[15] = 0x0a;
+        long ntpSeconds = SECS + 2_208_988_800L;
+        decode(Datagram.ipfix(SECS, 0, 0).set(2).u16(256).u16(7).u16(27).u16(16).u16(28).u16(16).u16(7).u16(2)
+                .u16(11).u16(2).u16(4).u16(1).u16(156).u16(8).u16(157).u16(8).endSet()
+                .set(256).bytes(a).bytes(b).u16(7574).u16(7574).u8(17).u32(ntpSeconds).u32(0x8000_0000L)
+                .u32(ntpSeconds + 1).u32(0).endSet().build());
+
+        assertThat(flows).containsExactly(
+                "192.0.2.1/0 2001:db8::20:7574>2001:db8:1::a:7574 p17 0B 0P f0 1764000000500-1764000001000 x1");
     }
 
     @Test
