@@ -146,7 +146,7 @@ public final class AgentRunner {
         } finally {
             source.close();
         }
-        boolean lost = kafka != null && Summary.printKafka(err, kafka); // after close: every record sent or spooled
+        boolean lost = kafka != null && Summary.printKafka(err, kafka, command()); // after close: every record sent or spooled
         problems.forEach(err::println);
         err.flush();
         return lost ? ExitCodes.FAILURE : problems.isEmpty() ? ExitCodes.OK : ExitCodes.INPUT;

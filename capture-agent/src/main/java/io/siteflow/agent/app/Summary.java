@@ -52,11 +52,12 @@ final class Summary {
 
     /**
      * The Kafka counters of a closed sink, then what went wrong: records lost (dropped or refused for good), why the
-     * broker could not be used, and records still in the spool.
+     * broker could not be used, and records still in the spool; the messages name {@code command}
+     * ({@code siteflow capture}, {@code siteflow collect}).
      *
      * @return true when a record was lost or is still unsent: the run exits 1
      */
-    static boolean printKafka(PrintWriter err, KafkaFlowSink kafka) {
+    static boolean printKafka(PrintWriter err, KafkaFlowSink kafka, String command) {
         PublishStats p = kafka.stats();
         err.printf("kafka: %d records sent, %d spooled, %d replayed, %d dropped, %d rejected%n", p.sent(),
                 p.spooled(), p.replayed(), p.dropped(), p.rejected());
@@ -64,13 +65,13 @@ final class Summary {
         if (lost == 0 && p.spoolRecords() == 0) {
             return false;
         }
-        kafka.brokerProblem().ifPresent(problem -> err.println("siteflow capture: " + problem));
+        kafka.brokerProblem().ifPresent(problem -> err.println(command + ": " + problem));
         if (lost > 0) {
-            err.printf("siteflow capture: %d of %d records lost (%d dropped: hand-off queue or spool full, or the "
+            err.printf(command + ": %d of %d records lost (%d dropped: hand-off queue or spool full, or the "
                     + "spool not writable; %d refused by the broker)%n", lost, p.accepted(), p.dropped(), p.rejected());
         }
         if (p.spoolRecords() > 0) {
-            err.printf("siteflow capture: %d records not sent, kept in the spool %s; the next run with "
+            err.printf(command + ": %d records not sent, kept in the spool %s; the next run with "
                     + "--spool-dir %s sends them first%n", p.spoolRecords(), kafka.spoolDir(), kafka.spoolDir());
         }
         err.flush();
