@@ -24,10 +24,10 @@ public final class ExportDecoder {
     private final ExportCounters counters;
     private final long defaultSampling;
     private final long templateLifetimeMs;
-    private final int maxTemplates;
     private final int maxDomains;
     private final ExportFlow flow = new ExportFlow();
     private final Message message = new Message();
+    private final TemplateSets templates;
 
     /**
      * @param defaultSampling    the rate for exporters that announce none ({@code --sampling}; 1: not sampled)
@@ -40,7 +40,7 @@ public final class ExportDecoder {
         this.counters = counters;
         this.defaultSampling = defaultSampling;
         this.templateLifetimeMs = templateLifetimeMs;
-        this.maxTemplates = maxTemplates;
+        this.templates = new TemplateSets(counters, maxTemplates);
         this.maxDomains = maxDomains;
     }
 
@@ -175,122 +175,13 @@ public final class ExportDecoder {
             }
             int setEnd = p + len;
             if (m.version == 9 ? id == 0 : id == 2) {
-                templates(m, dom, d, p + header, setEnd, false);
+                templates.read(m, dom, d, p + header, setEnd, false);
             } else if (m.version == 9 ? id == 1 : id == 3) {
-                templates(m, dom, d, p + header, setEnd, true);
+                templates.read(m, dom, d, p + header, setEnd, true);
             } else if (id >= 256) {
                 data(m, dom, id, d, p, setEnd, out);
             }
             p = setEnd;
-        }
-    }
-
-    private void templates(Message m, Domain dom, ByteBuffer d, int p, int end, boolean options) {
-        boolean v9 = m.version == 9;
-        int fixed = options ? 6 : 4;
-        while (end - p >= 4) {
-            int at = p;
-            int id = d.getShort(p) & 0xFFFF;
-            int second = d.getShort(p + 2) & 0xFFFF;
-            if (id == 0 && second == 0) {
-                return; // padding
-            }
-            if (!v9 && second == 0) {
-                withdraw(m, dom, id, options);
-                p += 4;
-                continue;
-            }
-            if (end - p < fixed) {
-                badTemplate(m, at, id + " at offset " + at + " runs past its set at " + end);
-                return;
-            }
-            int fieldCount;
-            int scopeCount;
-            if (v9 && options) {
-                int scopeBytes = second;
-                int optionBytes = d.getShort(p + 4) & 0xFFFF;
-                scopeCount = scopeBytes / 4;
-                fieldCount = scopeCount + optionBytes / 4;
-            } else {
-                fieldCount = second;
-                scopeCount = options ? d.getShort(p + 4) & 0xFFFF : 0;
-            }
-            p += fixed;
-            if (id < 256) {
-                badTemplate(m, at, id + " at offset " + at + " is not a template id (256-65535)");
-                return;
-            }
-            if (options && (scopeCount == 0 || scopeCount > fieldCount)) {
-                badTemplate(m, at, id + " at offset " + at + " has " + scopeCount + " scope fields of " + fieldCount);
-                return;
-            }
-            int[] kinds = new int[fieldCount];
-            int[] lengths = new int[fieldCount];
-            for (int i = 0; i < fieldCount; i++) {
-                if (end - p < 4) {
-                    badTemplate(m, at, id + " at offset " + at + " runs past its set at " + end);
-                    return;
-                }
-                int ie = d.getShort(p) & 0xFFFF;
-                int len = d.getShort(p + 2) & 0xFFFF;
-                long pen = 0;
-                p += 4;
-                if (!v9 && (ie & 0x8000) != 0) {
-                    if (end - p < 4) {
-                        badTemplate(m, at, id + " at offset " + at + " runs past its set at " + end);
-                        return;
-                    }
-                    ie &= 0x7FFF;
-                    pen = d.getInt(p) & 0xFFFF_FFFFL;
-                    p += 4;
-                }
-                int kind = Fields.kind(pen, ie);
-                if (len == Fields.VARIABLE && (v9 || kind != Fields.SKIP)) {
-                    badTemplate(m, at, id + " at offset " + at + ": field " + (i + 1) + " (" + element(pen, ie)
-                            + ") cannot have variable length");
-                    return;
-                }
-                String expected = len == Fields.VARIABLE ? null : Fields.expectedLength(kind, len);
-                if (expected != null) {
-                    badTemplate(m, at, id + " at offset " + at + ": field " + (i + 1) + " (" + element(pen, ie)
-                            + ") has length " + len + ", expected " + expected);
-                    return;
-                }
-                kinds[i] = kind;
-                lengths[i] = len;
-            }
-            if (!store(m, dom, new Template(id, scopeCount, kinds, lengths, m.nowMs), at)) {
-                return;
-            }
-        }
-    }
-
-    private static String element(long pen, int ie) {
-        return pen == 0 ? "IE " + ie : "IE " + ie + " of enterprise " + pen;
-    }
-
-    private boolean store(Message m, Domain dom, Template t, int at) {
-        Template old = dom.templates.get(t.id);
-        if (old == null && m.exporter.templates >= maxTemplates) {
-            counters.malformed(Malformed.TEMPLATE_LIMIT, m.prefix() + "template " + t.id + " at offset " + at
-                    + " refused: the exporter holds " + m.exporter.templates + " templates (the bound)");
-            return false;
-        }
-        if (old == null) {
-            m.exporter.templates++;
-        }
-        dom.templates.put(t.id, t);
-        return true;
-    }
-
-    /** RFC 7011 8.1: template id 2 (set 2) or 3 (set 3) withdraws all templates of that kind. */
-    private void withdraw(Message m, Domain dom, int id, boolean options) {
-        if (id == (options ? 3 : 2)) {
-            int before = dom.templates.size();
-            dom.templates.values().removeIf(t -> t.options() == options);
-            m.exporter.templates -= before - dom.templates.size();
-        } else if (dom.templates.remove(id) != null) {
-            m.exporter.templates--;
         }
     }
 
@@ -312,7 +203,7 @@ public final class ExportDecoder {
         int p = setStart + 4;
         while (end - p >= t.minLength) {
             f.reset();
-            int next = record(t, d, p, end, f);
+            int next = t.read(d, p, end, f);
             if (next < 0) {
                 counters.malformed(Malformed.TRUNCATED_RECORD, m.prefix() + "data record of template " + id
                         + " at offset " + p + " runs past its set end at " + end);
@@ -328,34 +219,6 @@ public final class ExportDecoder {
                 emit(m, dom, f, out);
             }
         }
-    }
-
-    /** Reads one record into {@code f}; returns the offset after it, or -1 when it runs past {@code end}. */
-    private static int record(Template t, ByteBuffer d, int p, int end, ExportFlow f) {
-        int[] kinds = t.kinds;
-        int[] lengths = t.lengths;
-        for (int i = 0; i < kinds.length; i++) {
-            int len = lengths[i];
-            if (len == Fields.VARIABLE) {
-                if (p >= end) {
-                    return -1;
-                }
-                len = d.get(p++) & 0xFF;
-                if (len == 255) {
-                    if (end - p < 2) {
-                        return -1;
-                    }
-                    len = d.getShort(p) & 0xFFFF;
-                    p += 2;
-                }
-            }
-            if (end - p < len) {
-                return -1;
-            }
-            Fields.apply(kinds[i], d, p, len, f);
-            p += len;
-        }
-        return p;
     }
 
     private static void options(Domain dom, ExportFlow f) {
@@ -416,37 +279,4 @@ public final class ExportDecoder {
                 + " bytes, shorter than the " + header + "-byte header");
     }
 
-    private void badTemplate(Message m, int at, String what) {
-        counters.malformed(Malformed.BAD_TEMPLATE, m.prefix() + "template " + what);
-    }
-
-    /** The datagram being decoded; reused. */
-    private static final class Message {
-        ExporterState exporter;
-        String what;
-        int version;
-        long domain;
-        /** v9: epoch ms of the exporter's boot (export time - sysUptime); -1 otherwise. */
-        long uptimeBaseMs;
-        long nowMs;
-        long dataRecords;
-        boolean recordsCounted;
-
-        Message reset(ExporterState exporter, String what, int version, long domain, long uptimeBaseMs, long nowMs) {
-            this.exporter = exporter;
-            this.what = what;
-            this.version = version;
-            this.domain = domain;
-            this.uptimeBaseMs = uptimeBaseMs;
-            this.nowMs = nowMs;
-            this.dataRecords = 0;
-            this.recordsCounted = true;
-            return this;
-        }
-
-        /** "exporter 192.0.2.1: IPFIX domain 7: ", built only for a message about a fault. */
-        String prefix() {
-            return "exporter " + exporter.address + ": " + what + domain + ": ";
-        }
-    }
 }

@@ -1,13 +1,11 @@
 package io.siteflow.agent.export;
 
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.siteflow.agent.capture.CaptureFailure;
 import io.siteflow.agent.capture.CaptureStats;
 import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.agent.metrics.CaptureReadings;
-import io.siteflow.agent.metrics.DecodeCounters;
 import io.siteflow.agent.source.FlowSource;
 import io.siteflow.model.IpAddresses;
 import java.io.IOException;
@@ -23,7 +21,6 @@ import java.nio.channels.Selector;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -54,9 +51,9 @@ public final class ExportSource implements FlowSource {
     private final ExportDecoder decoder;
     private final Set<InetAddress> allowed;
     private final Map<InetAddress, ExporterState> exporters = new HashMap<>();
-    private final DecodeCounters noPackets = new DecodeCounters();
     private volatile boolean stopped;
     private volatile BiflowJoiner joiner;
+    private final CaptureReadings readings = new JoinerReadings(() -> joiner);
     private volatile long exporterCount;
 
     private ExportSource(CollectSettings settings, DatagramChannel channel, Selector selector, String name, String agent,
@@ -208,45 +205,7 @@ public final class ExportSource implements FlowSource {
 
     @Override
     public CaptureReadings readings() {
-        return new CaptureReadings() {
-            @Override
-            public DecodeCounters counters() {
-                return noPackets;
-            }
-
-            @Override
-            public int workers() {
-                return 1;
-            }
-
-            @Override
-            public long activeFlows() {
-                BiflowJoiner j = joiner;
-                return j == null ? 0 : j.held();
-            }
-
-            @Override
-            public long flowsCreated() {
-                BiflowJoiner j = joiner;
-                return j == null ? 0 : j.created();
-            }
-
-            @Override
-            public long evictions() {
-                BiflowJoiner j = joiner;
-                return j == null ? 0 : j.evictions();
-            }
-
-            @Override
-            public long agentDrops() {
-                return 0;
-            }
-
-            @Override
-            public long agentDrops(int worker) {
-                return 0;
-            }
-        };
+        return readings;
     }
 
     @Override
@@ -255,26 +214,8 @@ public final class ExportSource implements FlowSource {
     }
 
     @Override
-    public void registerMeters(MeterRegistry r) {
-        ExportCounters c = counters;
-        FunctionCounter.builder("siteflow.agent.collect.datagrams", c, ExportCounters::datagrams)
-                .description("datagrams received from accepted exporters").register(r);
-        FunctionCounter.builder("siteflow.agent.collect.records", c, ExportCounters::records)
-                .description("flow data records decoded").register(r);
-        FunctionCounter.builder("siteflow.agent.collect.refused", c, ExportCounters::refused)
-                .description("datagrams from exporters not accepted (--exporter, or the exporter bound)").register(r);
-        FunctionCounter.builder("siteflow.agent.collect.lost", c, ExportCounters::lostRecords).tag("unit", "records")
-                .description("export loss from sequence numbers (NetFlow v5, IPFIX)").register(r);
-        FunctionCounter.builder("siteflow.agent.collect.lost", c, ExportCounters::lostPackets).tag("unit", "packets")
-                .description("export loss from sequence numbers (NetFlow v9)").register(r);
-        FunctionCounter.builder("siteflow.agent.collect.sequence.resets", c, ExportCounters::sequenceResets)
-                .register(r);
-        FunctionCounter.builder("siteflow.agent.collect.templates.expired", c, ExportCounters::templatesExpired)
-                .register(r);
-        for (Malformed m : Malformed.values()) {
-            FunctionCounter.builder("siteflow.agent.collect.malformed", c, x -> x.malformed(m))
-                    .tag("kind", m.name().toLowerCase(Locale.ROOT)).register(r);
-        }
+    public void registerMeters(MeterRegistry registry) {
+        ExportMeters.register(registry, counters);
     }
 
     @Override

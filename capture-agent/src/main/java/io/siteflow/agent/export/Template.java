@@ -1,5 +1,7 @@
 package io.siteflow.agent.export;
 
+import java.nio.ByteBuffer;
+
 /**
  * A (data or options) template of one exporter and domain: per field its kind ({@link Fields}) and length
  * ({@link Fields#VARIABLE} for variable length). Mutable only in its refresh time. Not thread-safe.
@@ -29,5 +31,31 @@ final class Template {
     /** True for an options template (it has scope fields): its records describe the exporter, not flows. */
     boolean options() {
         return scopeCount > 0;
+    }
+
+    /** Reads one record into {@code f}; returns the offset after it, or -1 when it runs past {@code end}. */
+    int read(ByteBuffer d, int p, int end, ExportFlow f) {
+        for (int i = 0; i < kinds.length; i++) {
+            int len = lengths[i];
+            if (len == Fields.VARIABLE) {
+                if (p >= end) {
+                    return -1;
+                }
+                len = d.get(p++) & 0xFF;
+                if (len == 255) {
+                    if (end - p < 2) {
+                        return -1;
+                    }
+                    len = d.getShort(p) & 0xFFFF;
+                    p += 2;
+                }
+            }
+            if (end - p < len) {
+                return -1;
+            }
+            Fields.apply(kinds[i], d, p, len, f);
+            p += len;
+        }
+        return p;
     }
 }
