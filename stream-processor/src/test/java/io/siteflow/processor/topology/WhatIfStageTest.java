@@ -188,6 +188,7 @@ class WhatIfStageTest {
             HttpResponse<String> r = get(d, moving, "/api/whatif?server=wls3&site=region1");
             String reason = "owner of wls3 (10.2.0.20) is moving: " + rebalancing;
             assertThat(r.statusCode()).isEqualTo(503);
+            assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
             assertThat(r.body()).isEqualTo("{\"error\":\"what-if inputs of 1 of 1 servers are temporarily unavailable: "
                     + "their owner is moving\",\"reason\":\"" + reason + "\",\"unavailable\":[{\"server\":\"10.2.0.20\","
                     + "\"name\":\"wls3\",\"reason\":\"" + reason + "\"}]}");
