@@ -12,7 +12,8 @@
 # JAVA_OPTS (extra JVM options, e.g. a JFR recording for a profile),
 # ISOLATION (none: the product's topology, the model without an isolation: block; policy: the same with a 20-rule
 # isolation policy, StreamsBench.POLICY_20; off: the topology without the isolation stage — compare off with policy
-# for the stage's cost, docs/BENCHMARKS.md "The isolation stage"),
+# for the stage's cost, docs/BENCHMARKS.md "The isolation stage"), WHATIF (on: the product's what-if stage; off:
+# the topology without it — docs/BENCHMARKS.md "What-if stores"),
 # BOOTSTRAP (host:port of a broker in its own process, e.g. `siteflow broker --port 19092 --data-dir <fresh dir>`,
 # instead of one embedded in the benchmark's JVM; give it a fresh data directory for every run).
 set -euo pipefail

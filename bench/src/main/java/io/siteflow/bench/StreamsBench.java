@@ -11,6 +11,7 @@ import io.siteflow.kafka.topics.SiteflowTopics;
 import io.siteflow.kafka.topics.TopicAdmin;
 import io.siteflow.processor.query.InstanceClient;
 import io.siteflow.synth.SyntheticCluster;
+import io.siteflow.processor.topology.SiteflowTopology;
 import io.siteflow.processor.topology.TopologyConfig;
 import io.siteflow.rules.verdict.Verdict;
 import java.io.IOException;
@@ -66,6 +67,8 @@ public final class StreamsBench {
      * classification: the topology without the isolation stage).
      */
     static final String ISOLATION = System.getenv().getOrDefault("ISOLATION", "none");
+    /** {@code WHATIF}: {@code on} (default: the product's what-if stage), {@code off} (the topology without it). */
+    static final String WHATIF = System.getenv().getOrDefault("WHATIF", "on");
     /**
      * A 20-rule isolation policy over the synthetic cluster (5 deny, 15 allow rules; the rule that allows its DB
      * traffic is the last allow rule, so every DB record is checked against all 20; its T3 to wls1 is allowed by none:
@@ -277,9 +280,11 @@ public final class StreamsBench {
         Path sites = Files.writeString(dir.resolve("sites.yaml"), SITES);
         ProcessorSettings settings = new ProcessorSettings(bootstrap, sites, 0, "127.0.0.1", "127.0.0.1", "",
                 kafkaOverrides(), dir.resolve("state"), TopologyConfig.DEFAULTS.withApplicationId("streams-bench"), SiteflowTopics.SINGLE_NODE);
-        ProcessorRuntime rt = ISOLATION.equals("off")
-                ? ProcessorRuntime.create(settings, InstanceClient.NONE, java.util.List.of())
-                : ProcessorRuntime.create(settings, InstanceClient.NONE);
+        // ISOLATION=off and WHATIF=off each leave their stage out of the product's list
+        java.util.List<io.siteflow.processor.topology.ClassifiedStage> stages = SiteflowTopology.STAGES.stream()
+                .filter(st -> !(ISOLATION.equals("off") && st.name().equals("isolation")))
+                .filter(st -> !(WHATIF.equals("off") && st.name().equals("whatif"))).toList();
+        ProcessorRuntime rt = ProcessorRuntime.create(settings, InstanceClient.NONE, stages);
         rt.start();
         return rt;
     }
@@ -415,9 +420,10 @@ public final class StreamsBench {
                 + "warm-up | median %,.0f records/s (rounds: %s) |%n", bare.length, n, warmup, median(bare),
                 rounds(bare)));
         b.append(String.format(Locale.ROOT, "| siteflow topology (exactly_once_v2, %s stream thread%s; isolation "
-                + "stage: %s), the same rounds | median %,.0f records/s (rounds: %s) |%n", threads,
+                + "stage: %s; what-if stage: %s), the same rounds | median %,.0f records/s (rounds: %s) |%n", threads,
                 threads.equals("1") ? "" : "s", ISOLATION.equals("off") ? "off" : ISOLATION.equals("policy")
-                        ? "on, 20-rule policy" : "on, no policy", median(streams), rounds(streams)));
+                        ? "on, 20-rule policy" : "on, no policy", WHATIF.equals("off") ? "off" : "on", median(streams),
+                rounds(streams)));
         b.append(String.format(Locale.ROOT, "| **ratio of the medians, topology / bare consumer** (goal >= 0.5) "
                 + "| **%.2f** |%n", median(streams) / median(bare)));
         b.append(String.format(Locale.ROOT, "| Kafka Streams alone: read + FlowRecordJson, exactly_once_v2, 1 stream "

@@ -36,6 +36,12 @@ import java.util.Objects;
  *                      {@code --no-sni}): the one field read from packet payload; see flow-model/docs/contracts.md
  * @param db            the DB calls of this record, {@link DbCalls#NONE} on flows that are not {@code oracle-tns},
  *                      {@code postgresql} or {@code mysql}
+ * @param exporter      the address of the router or probe that exported the flow ({@code siteflow collect}:
+ *                      NetFlow v5/v9, IPFIX), or null for the agent's own records
+ * @param observationDomain the exporter's observation domain (IPFIX), source id (NetFlow v9) or engine type and id
+ *                      ({@code type << 8 | id}, NetFlow v5), 0 to 2^32 - 1; null when {@code exporter} is
+ * @param sampled       the sampling rate N (1 in N packets) the exporter's counts were multiplied by, at least 2;
+ *                      null when the counts are not sampled (every packet was counted)
  * @param isFinal       true when the flow ended (FIN/RST, idle timeout, eviction or end of capture)
  * @throws NullPointerException     when a component that is never null is null (the message names it)
  * @throws IllegalArgumentException when {@code l7Text} names another protocol than {@code l7}
@@ -56,6 +62,9 @@ public record FlowRecord(
         String l7Text,
         String sni,
         DbCalls db,
+        String exporter,
+        Long observationDomain,
+        Integer sampled,
         boolean isFinal) {
 
     /** The schema version this class reads and writes. */
@@ -70,6 +79,12 @@ public record FlowRecord(
         Objects.requireNonNull(reverse, "reverse");
         Objects.requireNonNull(l7, "l7");
         Objects.requireNonNull(db, "db");
+        if (observationDomain != null && (observationDomain < 0 || observationDomain > 0xFFFF_FFFFL)) {
+            throw new IllegalArgumentException("observationDomain " + observationDomain + " is not 0-4294967295");
+        }
+        if (sampled != null && sampled < 2) {
+            throw new IllegalArgumentException("sampled " + sampled + " is not a sampling rate (2 or more)");
+        }
         if (l7Text != null) {
             L7Protocol named = L7Protocol.fromWireName(l7Text);
             if (named != l7) {
@@ -79,6 +94,14 @@ public record FlowRecord(
                 l7Text = null;
             }
         }
+    }
+
+    /** A record without the flow-export fields ({@code exporter}, {@code observationDomain}, {@code sampled}). */
+    public FlowRecord(int schema, String id, String agent, String iface, long start, long end, Endpoints endpoints,
+            Counters forward, Counters reverse, Long rttMicros, Long dataRttMicros, L7Protocol l7, String l7Text,
+            String sni, DbCalls db, boolean isFinal) {
+        this(schema, id, agent, iface, start, end, endpoints, forward, reverse, rttMicros, dataRttMicros, l7, l7Text,
+                sni, db, null, null, null, isFinal);
     }
 
     /** A builder with {@link #SCHEMA}, zero counters, nothing optional, no DB calls, not final. */
@@ -211,6 +234,9 @@ public record FlowRecord(
         private String l7Text;
         private String sni;
         private DbCalls db = DbCalls.NONE;
+        private String exporter;
+        private Long observationDomain;
+        private Integer sampled;
         private boolean isFinal;
 
         private Builder() {
@@ -232,6 +258,9 @@ public record FlowRecord(
             l7Text = r.l7Text;
             sni = r.sni;
             db = r.db;
+            exporter = r.exporter;
+            observationDomain = r.observationDomain;
+            sampled = r.sampled;
             isFinal = r.isFinal;
         }
 
@@ -334,6 +363,19 @@ public record FlowRecord(
             return db(new DbCalls(calls, micros, histogram));
         }
 
+        /** The exporting router's address and observation domain; both null for the agent's own records. */
+        public Builder exporter(String exporter, Long observationDomain) {
+            this.exporter = exporter;
+            this.observationDomain = observationDomain;
+            return this;
+        }
+
+        /** The sampling rate the counts were scaled by (2 or more), null when not sampled. */
+        public Builder sampled(Integer sampled) {
+            this.sampled = sampled;
+            return this;
+        }
+
         public Builder isFinal(boolean isFinal) {
             this.isFinal = isFinal;
             return this;
@@ -341,7 +383,7 @@ public record FlowRecord(
 
         public FlowRecord build() {
             return new FlowRecord(schema, id, agent, iface, start, end, endpoints, forward, reverse, rttMicros,
-                    dataRttMicros, l7, l7Text, sni, db, isFinal);
+                    dataRttMicros, l7, l7Text, sni, db, exporter, observationDomain, sampled, isFinal);
         }
     }
 }

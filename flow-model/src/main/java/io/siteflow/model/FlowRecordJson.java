@@ -86,6 +86,15 @@ public final class FlowRecordJson {
             }
             g.writeEndObject();
         }
+        if (r.exporter() != null) {
+            g.writeStringField("exporter", r.exporter());
+        }
+        if (r.observationDomain() != null) {
+            g.writeNumberField("observationDomain", r.observationDomain());
+        }
+        if (r.sampled() != null) {
+            g.writeNumberField("sampled", r.sampled());
+        }
         g.writeBooleanField("final", r.isFinal());
         g.writeEndObject();
     }
@@ -161,6 +170,9 @@ public final class FlowRecordJson {
         private String l7;
         private String sni;
         private String id;
+        private String exporter;
+        private Long observationDomain;
+        private Integer sampled;
         private boolean isFinal;
         private long dbCalls;
         private long dbCallMicros;
@@ -190,6 +202,10 @@ public final class FlowRecordJson {
                 case "dataRttMicros" -> dataRttMicros = t == JsonToken.VALUE_NULL ? null : number(name, t, p, 0, Long.MAX_VALUE);
                 case "l7" -> l7 = t == JsonToken.VALUE_NULL ? null : text(name, t, p);
                 case "sni" -> sni = t == JsonToken.VALUE_NULL ? null : text(name, t, p);
+                case "exporter" -> exporter = t == JsonToken.VALUE_NULL ? null : text(name, t, p);
+                case "observationDomain" -> observationDomain = t == JsonToken.VALUE_NULL ? null
+                        : number(name, t, p, 0, 0xFFFF_FFFFL);
+                case "sampled" -> sampled = t == JsonToken.VALUE_NULL ? null : (int) number(name, t, p, 2, Integer.MAX_VALUE);
                 case "final" -> isFinal = bool(name, t);
                 case "id" -> id = text(name, t, p);
                 case "dbCalls" -> dbCalls = number(name, t, p, 0, Long.MAX_VALUE);
@@ -235,7 +251,8 @@ public final class FlowRecordJson {
                     .endpoints(proto, src, srcPort, dst, dstPort)
                     .forward(bytes, packets, frameBytes, tcpFlags).reverse(rbytes, rpackets, rframeBytes, rtcpFlags)
                     .rttMicros(rttMicros).dataRttMicros(dataRttMicros).l7(l7).sni(sni)
-                    .db(dbCalls, dbCallMicros, dbCallHistogram).isFinal(isFinal).build();
+                    .db(dbCalls, dbCallMicros, dbCallHistogram).exporter(exporter, observationDomain).sampled(sampled)
+                    .isFinal(isFinal).build();
         }
 
         /** {@code {"<bucket>": count, ...}} over {@link CallHistogram}'s buckets. */

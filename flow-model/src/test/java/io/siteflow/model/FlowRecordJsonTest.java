@@ -30,6 +30,12 @@ class FlowRecordJsonTest {
             .time(1_764_000_000_000L, 1_764_000_000_420L).endpoints(17, "2001:db8:2::20", 7574, "2001:db8:1::a", 7574)
             .forward(4096, 4, 4168, 0).reverse(2048, 2, 2084, 0).l7(L7Protocol.COHERENCE_TCMP).build();
 
+    /** flow-record-export.json: a flow exported by a router (siteflow collect), sampled 1 in 100, both directions. */
+    static final FlowRecord EXPORTED = FlowRecord.builder().id("edge-b-mj2x1a-7").agent("edge-b").iface("0.0.0.0:2055")
+            .time(1_764_000_000_000L, 1_764_000_009_870L).endpoints(6, "10.2.0.20", 40112, "10.1.0.10", 1521)
+            .forward(2_106_155_100L, 1_520_300, 0, 0x1B).reverse(9_830_451_200L, 7_021_100, 0, 0x1A)
+            .exporter("192.0.2.1", 4_294_967_295L).sampled(100).isFinal(true).build();
+
     private static String fixture(String name) {
         return Fixtures.text(FlowRecordJsonTest.class, name);
     }
@@ -54,6 +60,22 @@ class FlowRecordJsonTest {
     void leavesOutOptionalFieldsThatAreNotKnown() throws Exception {
         assertThat(FlowRecordJson.toJson(MINIMAL)).isEqualTo(fixture("flow-record-minimal.json"));
         assertThat(FlowRecordJson.parse(fixture("flow-record-minimal.json"))).isEqualTo(MINIMAL);
+    }
+
+    @Test
+    void writesAndReadsTheFlowExportFieldsBeforeFinal() throws Exception {
+        assertThat(FlowRecordJson.toJson(EXPORTED)).isEqualTo(fixture("flow-record-export.json"));
+        assertThat(FlowRecordJson.parse(fixture("flow-record-export.json"))).isEqualTo(EXPORTED);
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(delimiter = '|', value = {
+        "\"sampled\":100 | \"sampled\":1 | field \"sampled\": 1 is out of range (2-2147483647)",
+        "\"observationDomain\":4294967295 | \"observationDomain\":4294967296 "
+            + "| field \"observationDomain\": 4294967296 is out of range (0-4294967295)",
+        "\"exporter\":\"192.0.2.1\" | \"exporter\":1 | field \"exporter\": expected a string, found VALUE_NUMBER_INT"})
+    void rejectsABadFlowExportField(String field, String replacement, String message) {
+        assertRejected(fixture("flow-record-export.json").replace(field, replacement), message);
     }
 
     @Test

@@ -74,9 +74,10 @@ class LabRunIT {
                 rtts.size(), rtts.get(0), rtts.get(rtts.size() / 2), rtts.get(rtts.size() * 95 / 100),
                 rtts.get(rtts.size() - 1));
         assertThat(rtts).hasSizeGreaterThanOrEqualTo(2 * (HostTraffic.POOL + 6));
-        // the bridge holds each frame for the delay from its own capture timestamp, which can be a little later
-        // than the agent's under load: a full CI run once saw a 6,309 µs handshake for 6,500 µs of delay
-        assertThat(rtts.get(0)).isGreaterThanOrEqualTo(2 * TrafficLab.DEFAULT_DELAY_NANOS / 1000 * 9 / 10);
+        // the bridge holds each frame for the delay from its own capture timestamp, which can be later than the
+        // agent's under load: full CI runs saw a 6,309 µs handshake for 6,500 µs of delay, and 5,791 µs with three
+        // other builds on the machine's two cores; the median below says the delay is the lab's
+        assertThat(rtts.get(0)).isGreaterThanOrEqualTo(2 * TrafficLab.DEFAULT_DELAY_NANOS / 1000 * 3 / 4);
         assertThat(rtts.get(rtts.size() / 2)).isBetween(5_500L, 7_500L);
     }
 

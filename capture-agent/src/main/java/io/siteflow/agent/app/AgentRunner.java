@@ -59,10 +59,10 @@ public final class AgentRunner {
             source = Sources.open(options, new Pipeline.Settings(options.agent(), runId, cfg, filter, report,
                     options.sni()));
         } catch (CaptureFileException e) {
-            err.println("siteflow capture: " + e.getMessage());
+            err.println(command() + ": " + e.getMessage());
             return ExitCodes.INPUT;
         } catch (CaptureFailure e) {
-            err.println("siteflow capture: " + e.getMessage());
+            err.println(command() + ": " + e.getMessage());
             return ExitCodes.FAILURE;
         }
         return run(source, report);
@@ -76,6 +76,9 @@ public final class AgentRunner {
     int run(FlowSource source, TextReport report) {
         if (options.live()) {
             err.println("capturing on " + options.iface() + Sources.startNote(options, source));
+            err.flush();
+        } else if (options.collecting()) {
+            err.println("collecting on udp " + source.name());
             err.flush();
         }
         running = source;
@@ -127,22 +130,23 @@ public final class AgentRunner {
                     source.readings(), source);
                     AutoCloseable heartbeats = Heartbeats.start(sinks.kafka(), options, source, source.readings(),
                             metrics)) {
+                source.registerMeters(metrics.registry());
                 capture(source, sinks.all(), stopAt);
             }
             if (report != null) {
                 long now = options.live() ? Math.min(stopAt, ReportClock.nowNanos()) : report.lastPacketNanos();
                 report.print(out, source.name(), options.lines(), now);
             }
-            Summary.print(err, source, source.readings());
+            Summary.print(err, source, source.readings(), source.summary());
             problems = source.problems();
         } catch (Exception e) {
-            err.println("siteflow capture: " + e.getMessage());
+            err.println(command() + ": " + e.getMessage());
             LOG.debug("capture failed", e);
             return ExitCodes.FAILURE;
         } finally {
             source.close();
         }
-        boolean lost = kafka != null && Summary.printKafka(err, kafka); // after close: every record sent or spooled
+        boolean lost = kafka != null && Summary.printKafka(err, kafka, command()); // after close: every record sent or spooled
         problems.forEach(err::println);
         err.flush();
         return lost ? ExitCodes.FAILURE : problems.isEmpty() ? ExitCodes.OK : ExitCodes.INPUT;
@@ -185,6 +189,11 @@ public final class AgentRunner {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** The command the messages name: {@code siteflow collect} or {@code siteflow capture}. */
+    private String command() {
+        return options.collecting() ? "siteflow collect" : "siteflow capture";
     }
 
     private static void parkForever() {

@@ -48,7 +48,7 @@ record Sinks(FlowSink all, KafkaFlowSink kafka) implements AutoCloseable {
             kafka = KafkaFlowSink.start(KafkaSinkConfig.builder(o.bootstrap(), o.spoolDir())
                     .clientId("siteflow-agent-" + o.agent())
                     .clientProperties(o.kafka())
-                    .keyFunction(FlowKeys.forCapture(o.remoteCidrs(), !o.live(), o.agent()))
+                    .keyFunction(FlowKeys.forCapture(o.remoteCidrs(), o.file() != null, o.agent()))
                     .spoolMaxBytes(o.spoolMaxBytes())
                     .spoolSegmentBytes(Math.min(8L << 20, o.spoolMaxBytes()))
                     .build());

@@ -11,6 +11,7 @@ import io.siteflow.agent.capture.live.LiveCapture;
 import io.siteflow.agent.config.Backend;
 import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.agent.ebpf.EbpfFlowSource;
+import io.siteflow.agent.export.ExportSource;
 import io.siteflow.agent.pipeline.PacketFlows;
 import io.siteflow.agent.pipeline.Pipeline;
 import io.siteflow.agent.source.FlowSource;
@@ -19,13 +20,17 @@ import io.siteflow.agent.source.FlowSource;
  * Opens the source the options name, as a {@link FlowSource}: the one line where a kind of source is chosen. A
  * capture file ({@code -r}, read on this thread; {@code --realtime} paced and handed off like live capture) and a
  * live interface ({@code -i}, one handle or a {@code --workers} fan-out group) go through the packet pipeline
- * ({@link PacketFlows}); a source that delivers flows (in-kernel aggregation, flow exports) is opened here too.
+ * ({@link PacketFlows}); a source that delivers flows is opened here too: flow exports ({@code siteflow collect},
+ * {@link ExportSource}) and flows aggregated in the kernel ({@code --backend ebpf}, {@link EbpfFlowSource}).
  */
 final class Sources {
     private Sources() {
     }
 
     static FlowSource open(CaptureOptions o, Pipeline.Settings settings) throws CaptureFileException, CaptureFailure {
+        if (o.collecting()) {
+            return ExportSource.open(o.collect(), settings.agent(), settings.runId(), settings.flowTable());
+        }
         if (o.live() && o.backend() == Backend.EBPF) {
             return EbpfFlowSource.open(o.iface(), o.remoteCidrs(), settings.flowTable(), settings.agent(),
                     settings.runId());

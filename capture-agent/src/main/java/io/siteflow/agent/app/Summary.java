@@ -8,10 +8,21 @@ import io.siteflow.agent.metrics.DecodeCounters;
 import io.siteflow.agent.publish.kafka.KafkaFlowSink;
 import io.siteflow.agent.publish.kafka.PublishStats;
 import java.io.PrintWriter;
+import java.util.List;
 
 /** The capture statistics printed to standard error at the end of a capture, and the Kafka sink's outcome. */
 final class Summary {
     private Summary() {
+    }
+
+    /** The summary; a source's own {@code lines} (a collector's) replace the packet counters when given. */
+    static void print(PrintWriter err, SourceCounters source, CaptureReadings readings, List<String> lines) {
+        if (!lines.isEmpty()) {
+            lines.forEach(err::println);
+            err.flush();
+            return;
+        }
+        print(err, source, readings);
     }
 
     static void print(PrintWriter err, SourceCounters source, CaptureReadings readings) {
@@ -41,11 +52,12 @@ final class Summary {
 
     /**
      * The Kafka counters of a closed sink, then what went wrong: records lost (dropped or refused for good), why the
-     * broker could not be used, and records still in the spool.
+     * broker could not be used, and records still in the spool; the messages name {@code command}
+     * ({@code siteflow capture}, {@code siteflow collect}).
      *
      * @return true when a record was lost or is still unsent: the run exits 1
      */
-    static boolean printKafka(PrintWriter err, KafkaFlowSink kafka) {
+    static boolean printKafka(PrintWriter err, KafkaFlowSink kafka, String command) {
         PublishStats p = kafka.stats();
         err.printf("kafka: %d records sent, %d spooled, %d replayed, %d dropped, %d rejected%n", p.sent(),
                 p.spooled(), p.replayed(), p.dropped(), p.rejected());
@@ -53,13 +65,13 @@ final class Summary {
         if (lost == 0 && p.spoolRecords() == 0) {
             return false;
         }
-        kafka.brokerProblem().ifPresent(problem -> err.println("siteflow capture: " + problem));
+        kafka.brokerProblem().ifPresent(problem -> err.println(command + ": " + problem));
         if (lost > 0) {
-            err.printf("siteflow capture: %d of %d records lost (%d dropped: hand-off queue or spool full, or the "
+            err.printf(command + ": %d of %d records lost (%d dropped: hand-off queue or spool full, or the "
                     + "spool not writable; %d refused by the broker)%n", lost, p.accepted(), p.dropped(), p.rejected());
         }
         if (p.spoolRecords() > 0) {
-            err.printf("siteflow capture: %d records not sent, kept in the spool %s; the next run with "
+            err.printf(command + ": %d records not sent, kept in the spool %s; the next run with "
                     + "--spool-dir %s sends them first%n", p.spoolRecords(), kafka.spoolDir(), kafka.spoolDir());
         }
         err.flush();

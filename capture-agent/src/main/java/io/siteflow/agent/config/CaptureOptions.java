@@ -1,5 +1,6 @@
 package io.siteflow.agent.config;
 
+import io.siteflow.agent.export.CollectSettings;
 import io.siteflow.model.Cidr;
 import io.siteflow.model.cli.Secrets;
 import java.nio.file.Path;
@@ -9,8 +10,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The capture command's settings. Built and validated once, with the defaults in one place, by
- * {@link #builder()}. Exactly one of {@code iface} and {@code file} is set.
+ * The capture and collect commands' settings. Built and validated once, with the defaults in one place, by
+ * {@link #builder()}. Exactly one of {@code iface}, {@code file} and {@code collect} is set.
  *
  * @param iface          live interface, or null
  * @param file           capture file, or null
@@ -42,6 +43,7 @@ import java.util.TreeMap;
  * @param workers        live: capture sockets in one PACKET_FANOUT hash group, each with its own decoder and
  *                       flow table (1: one socket, no fan-out); ignored by {@link Backend#EBPF}
  * @param backend        live: packets through libpcap ({@link Backend#PCAP}) or flows from the kernel
+ * @param collect        {@code siteflow collect}: the flow-export listener's settings, or null
  */
 public record CaptureOptions(
         String iface,
@@ -71,7 +73,8 @@ public record CaptureOptions(
         ReportOrder order,
         boolean bytes,
         int workers,
-        Backend backend) {
+        Backend backend,
+        CollectSettings collect) {
 
     public CaptureOptions {
         remoteCidrs = List.copyOf(remoteCidrs);
@@ -87,20 +90,29 @@ public record CaptureOptions(
         return iface != null;
     }
 
-    /** True when packets arrive in real time (live capture or a paced replay): the hand-off and idle ticks apply. */
-    public boolean timely() {
-        return live() || realtime;
+    /** True for {@code siteflow collect}: flows exported by routers arrive on a UDP socket. */
+    public boolean collecting() {
+        return collect != null;
     }
 
-    /** The interface or file name, as records and reports name the capture point. */
+    /**
+     * True when packets or flows arrive in real time (live capture, a paced replay, flow exports): the hand-off and
+     * idle ticks apply.
+     */
+    public boolean timely() {
+        return live() || realtime || collecting();
+    }
+
+    /** The interface, file name or listening address, as records and reports name the capture point. */
     public String sourceName() {
-        return live() ? iface : file.getFileName().toString();
+        return live() ? iface : collecting() ? collect.listen().getAddress().getHostAddress() + ":"
+                + collect.listen().getPort() : file.getFileName().toString();
     }
 
     /** Settings for the start-up log line, Kafka properties in key order with secrets masked ({@link Secrets}). */
     public String describe() {
         StringBuilder sb = new StringBuilder();
-        sb.append(live() ? "iface=" + iface : "file=" + file);
+        sb.append(live() ? "iface=" + iface : collecting() ? collect.describe() : "file=" + file);
         sb.append(" remote=").append(remoteCidrs).append(" agent=").append(agent);
         if (bootstrap != null) {
             sb.append(" bootstrap=").append(bootstrap);

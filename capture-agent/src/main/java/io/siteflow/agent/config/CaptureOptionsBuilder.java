@@ -1,11 +1,15 @@
 package io.siteflow.agent.config;
 
 import io.siteflow.agent.capture.live.LiveCaptureLimits;
+import io.siteflow.agent.export.CollectSettings;
 import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.kafka.KafkaClientProperties;
 import io.siteflow.model.Cidr;
 import io.siteflow.model.IpAddresses;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -70,6 +74,10 @@ public final class CaptureOptionsBuilder {
     private Integer passes;
     private String order = ReportOrder.TEN_SECONDS.flag();
     private boolean bytes;
+    private String listen;
+    private final List<String> exporters = new ArrayList<>();
+    private int sampling = CollectSettings.DEFAULT_SAMPLING;
+    private int templateLifetimeSeconds = CollectSettings.DEFAULT_TEMPLATE_LIFETIME_SECONDS;
 
     CaptureOptionsBuilder() {
     }
@@ -83,6 +91,33 @@ public final class CaptureOptionsBuilder {
     /** Read this capture file ({@code -r}). */
     public CaptureOptionsBuilder file(Path file) {
         this.file = file;
+        return this;
+    }
+
+    /**
+     * {@code siteflow collect}: listen for flow exports on {@code ADDRESS:PORT} ({@code [IPv6]:PORT}), instead of
+     * {@link #iface} and {@link #file}; parsed by {@link #build()}.
+     */
+    public CaptureOptionsBuilder listen(String listen) {
+        this.listen = listen;
+        return this;
+    }
+
+    /** Collect: accept datagrams of this exporter (an IP address); none given: every exporter. */
+    public CaptureOptionsBuilder exporter(String address) {
+        exporters.add(address);
+        return this;
+    }
+
+    /** Collect: the sampling rate of exporters that announce none (1: not sampled). */
+    public CaptureOptionsBuilder sampling(int sampling) {
+        this.sampling = sampling;
+        return this;
+    }
+
+    /** Collect: a template not refreshed for this long is dropped. */
+    public CaptureOptionsBuilder templateLifetimeSeconds(int seconds) {
+        this.templateLifetimeSeconds = seconds;
         return this;
     }
 
@@ -258,9 +293,13 @@ public final class CaptureOptionsBuilder {
      *                                  {@code --snaplen 10: must be 64-262144}
      */
     public CaptureOptions build() {
-        if ((iface == null) == (file == null)) {
+        if (listen == null && (iface == null) == (file == null)) {
             throw new IllegalArgumentException("one of -i IFACE and -r FILE is needed, not both");
         }
+        if (listen != null && (iface != null || file != null)) {
+            throw new IllegalArgumentException("--listen collects flow exports: no -i IFACE or -r FILE with it");
+        }
+        CollectSettings collect = listen == null ? null : collectSettings();
         List<Cidr> remote = new ArrayList<>(cidrs);
         for (String c : cidrTexts) {
             try {
@@ -342,7 +381,7 @@ public final class CaptureOptionsBuilder {
                 ports, snaplen, bufferMb << 20, metricsPort, metricsBind, Duration.ofSeconds(activeTimeoutSeconds),
                 Duration.ofSeconds(idleTimeoutSeconds), maxFlows, spool, spoolMaxMb << 20, realtime, loop,
                 passes == null ? 0 : passes, sni, sort, bytes,
-                workers, how);
+                workers, how, collect);
     }
 
     private Backend backend(boolean report) {
@@ -355,6 +394,53 @@ public final class CaptureOptionsBuilder {
                     + "give --json or --bootstrap");
         }
         return how;
+    }
+
+    private CollectSettings collectSettings() {
+        if (json == null && bootstrap == null) {
+            throw invalid("collect writes records: --json[=FILE] or --bootstrap HOST:PORT is needed");
+        }
+        if (sampling < 1) {
+            throw invalid("--sampling " + sampling + ": must be 1 (not sampled) or more");
+        }
+        if (templateLifetimeSeconds <= 0) {
+            throw invalid("--template-lifetime " + templateLifetimeSeconds + ": must be a positive number of seconds");
+        }
+        List<InetAddress> accepted = new ArrayList<>();
+        for (String e : exporters) {
+            accepted.add(address("--exporter " + e, e));
+        }
+        int colon = listen.lastIndexOf(':');
+        if (colon < 0) {
+            throw invalid("--listen " + listen + ": expected ADDRESS:PORT (0.0.0.0:2055, [::]:4739)");
+        }
+        String host = listen.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port;
+        try {
+            port = Integer.parseInt(listen.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (port < 0 || port > 65535) {
+            throw invalid("--listen " + listen + ": \"" + listen.substring(colon + 1) + "\" is not a port (0-65535)");
+        }
+        InetSocketAddress at = new InetSocketAddress(address("--listen " + listen, host), port);
+        return new CollectSettings(at, accepted, sampling, Duration.ofSeconds(templateLifetimeSeconds),
+                CollectSettings.DEFAULT_MAX_TEMPLATES, CollectSettings.DEFAULT_MAX_DOMAINS,
+                CollectSettings.DEFAULT_MAX_EXPORTERS, CollectSettings.DEFAULT_RECEIVE_BUFFER);
+    }
+
+    /** An IP literal (no name lookup). */
+    private static InetAddress address(String option, String text) {
+        try {
+            IpAddresses.parse(text);
+            return InetAddress.getByName(text);
+        } catch (IllegalArgumentException | UnknownHostException e) {
+            throw invalid(option + ": not an IP address");
+        }
     }
 
     private static Cidr ipv6(String text) {

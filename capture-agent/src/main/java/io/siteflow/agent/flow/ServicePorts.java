@@ -2,9 +2,10 @@ package io.siteflow.agent.flow;
 
 /**
  * Which end of a flow already running when capture began is the server: the end on a known service
- * port, else the end on the lower port. Static; thread-safe.
+ * port, else the end on the lower port. The flow table and the flow-export collector ({@code export.BiflowJoiner})
+ * both decide by it. Static; thread-safe.
  */
-final class ServicePorts {
+public final class ServicePorts {
     private static final boolean[] KNOWN = new boolean[65536];
 
     static {
@@ -28,7 +29,7 @@ final class ServicePorts {
      * @return 1 when the first port's end is the initiator (client), -1 when the second's is, 0 when the
      *         ports do not tell
      */
-    static int initiatorByPorts(int port1, int port2) {
+    public static int initiatorByPorts(int port1, int port2) {
         boolean k1 = KNOWN[port1];
         boolean k2 = KNOWN[port2];
         if (k1 != k2) {

@@ -1,5 +1,6 @@
 package io.siteflow.agent.source;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.siteflow.agent.capture.CaptureException;
 import io.siteflow.agent.capture.SourceCounters;
 import io.siteflow.agent.flow.FlowSink;
@@ -40,6 +41,21 @@ public interface FlowSource extends SourceCounters, AutoCloseable {
 
     /** Messages about input not read whole, in the order met; empty when all was read. */
     List<String> problems();
+
+    /**
+     * Registers the meters of what only this kind of source counts (the collector's {@code siteflow.agent.collect.*})
+     * beside the common ones; none by default. Called once, before {@link #run}.
+     */
+    default void registerMeters(MeterRegistry registry) {
+    }
+
+    /**
+     * The end-of-run summary in this source's own words (a collector counts datagrams and flow records, not packets),
+     * or empty for the packet sources' summary. Called after {@link #run} returned.
+     */
+    default List<String> summary() {
+        return List.of();
+    }
 
     @Override
     void close();

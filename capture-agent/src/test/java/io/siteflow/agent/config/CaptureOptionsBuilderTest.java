@@ -20,7 +20,7 @@ class CaptureOptionsBuilderTest {
         assertThat(o).isEqualTo(new CaptureOptions(null, Path.of("c.pcap"), List.of(), "a", null, Map.of(), null, true,
                 null, 10, false, 256, 64 << 20, null, "127.0.0.1", Duration.ofSeconds(10), Duration.ofSeconds(30),
                 262_144, Path.of(System.getProperty("user.home"), ".local", "state", "siteflow", "spool", "a"),
-                1024L << 20, false, false, 0, true, ReportOrder.TEN_SECONDS, false, 1, Backend.PCAP));
+                1024L << 20, false, false, 0, true, ReportOrder.TEN_SECONDS, false, 1, Backend.PCAP, null));
     }
 
     @Test

@@ -43,19 +43,28 @@ public final class ObserverRule {
      * True when {@code agent}'s record counts for {@code server}; updates the server's observer in {@code state}.
      */
     public boolean counts(Host server, String agent, ObserverState state) {
-        if (!mayObserve(server, agent)) {
-            return false;
-        }
-        String hostAgent = server.name();
-        String current = state.observer(server.address());
-        if (agent.equals(hostAgent) || hostAgent.equals(current) || state.heardFrom(hostAgent)) {
-            if (!hostAgent.equals(current)) {
-                state.observe(server.address(), hostAgent);
+        return mayObserve(server, agent) && countsObservable(server.name(), server.address(), agent, state);
+    }
+
+    /**
+     * {@link #counts} of an agent already known to {@link #mayObserve may observe} the server (checked where the
+     * model is at hand: the stream processor's what-if stage checks it before it re-keys the record by server, and
+     * applies the rest here in the server's task): the part of the rule that reads and updates the state.
+     *
+     * @param serverName    the server's host name (its host agent's id)
+     * @param serverAddress its address (the state's key)
+     */
+    public static boolean countsObservable(String serverName, String serverAddress, String agent,
+                                           ObserverState state) {
+        String current = state.observer(serverAddress);
+        if (agent.equals(serverName) || serverName.equals(current) || state.heardFrom(serverName)) {
+            if (!serverName.equals(current)) {
+                state.observe(serverAddress, serverName);
             }
-            return agent.equals(hostAgent);
+            return agent.equals(serverName);
         }
         if (current == null) {
-            state.observe(server.address(), agent);
+            state.observe(serverAddress, agent);
             return true;
         }
         return current.equals(agent);

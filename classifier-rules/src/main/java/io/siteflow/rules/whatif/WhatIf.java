@@ -3,9 +3,7 @@ package io.siteflow.rules.whatif;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.classify.Classifier;
-import io.siteflow.rules.model.Category;
 import io.siteflow.rules.model.Host;
-import io.siteflow.rules.model.RttLimit;
 import io.siteflow.rules.model.Site;
 import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.observer.ObserverMemory;
@@ -13,33 +11,27 @@ import io.siteflow.rules.observer.ObserverRule;
 import io.siteflow.rules.observer.ObserverState;
 import io.siteflow.rules.verdict.SitePair;
 import io.siteflow.rules.verdict.SitePairRtts;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.Optional;
 
 /**
  * Folds flow records into the what-if of moving one server to another site ({@code siteflow whatif --move
  * wls3=region1}). A flow of the server is cross-site before when its peer is in a known site other than the
  * server's, and after when its peer is in a known site other than the target. DB calls of DB flows that change side
  * stop (or start) paying the difference between the inter-site and the intra-site RTT medians measured in the same
- * records (handshake RTTs, from every record; 0 for a side without samples). The server's flows count once, as
- * its observer saw them ({@link ObserverRule}). Not thread-safe.
+ * records (handshake RTTs, from every record, {@link #rttPairOf}; 0 for a side without samples). The server's flows
+ * count once, as its observer saw them ({@link ObserverRule}), each as {@link ServerTraffic#entryOf} says. The
+ * stream processor keeps the same inputs (a {@link ServerTraffic} per server, the site-pair RTTs) in its stores and
+ * answers with {@link #report(Move, io.siteflow.rules.model.RttLimit, SitePairRtts, ServerTraffic)}. Not
+ * thread-safe.
  */
 public final class WhatIf {
     private final Classifier classifier;
-    private final Host server;
-    private final Site target;
+    private final Move move;
+    private final SiteModel model;
     private final SitePairRtts rttBySitePair = new SitePairRtts();
-    private final RttLimit limit;
     private final ObserverRule observerRule;
     private final ObserverState observers = new ObserverMemory();
-    private final Map<WhatIfReport.Flow, Long> becomeLocal = new HashMap<>();
-    private final Map<WhatIfReport.Flow, Long> becomeRemote = new HashMap<>();
-    long crossBefore;
-    long crossAfter;
-    long callsStopPaying;
-    long callsStartPaying;
-    long first = Long.MAX_VALUE;
-    long last = Long.MIN_VALUE;
+    private final ServerTraffic traffic = ServerTraffic.exact();
 
     /**
      * A server or site the model does not have: {@link #getMessage()} says it as {@code siteflow whatif --move}
@@ -68,22 +60,50 @@ public final class WhatIf {
     }
 
     /**
+     * The server to move and the site it would move to, both of the model.
+     *
+     * @param server the host
+     * @param target the site
+     */
+    public record Move(Host server, Site target) {
+        /**
+         * @param serverName a host of the model, by name or address
+         * @param siteName   a site of the model
+         * @throws UnknownName when the server or the site is not in the model
+         */
+        public static Move of(SiteModel model, String serverName, String siteName) {
+            Host server = model.hosts().stream()
+                    .filter(h -> h.name().equals(serverName) || h.address().equals(serverName)).findFirst()
+                    .orElseThrow(() -> new UnknownName("server", serverName, "--move " + serverName + "="
+                            + siteName + ": no host " + serverName + " in the site model"));
+            Site target = model.site(siteName);
+            if (!target.isKnown()) {
+                throw new UnknownName("site", siteName, "--move " + serverName + "=" + siteName + ": no site "
+                        + siteName + " in the site model");
+            }
+            return new Move(server, target);
+        }
+    }
+
+    /**
      * @param serverName a host of the model, by name or address
      * @param siteName   a site of the model
      * @throws UnknownName when the server or the site is not in the model
      */
     public WhatIf(SiteModel model, String serverName, String siteName) {
+        this.model = model;
         this.classifier = new Classifier(model);
-        this.server = model.hosts().stream().filter(h -> h.name().equals(serverName) || h.address().equals(serverName))
-                .findFirst().orElseThrow(() -> new UnknownName("server", serverName, "--move " + serverName + "="
-                        + siteName + ": no host " + serverName + " in the site model"));
-        this.target = model.site(siteName);
-        this.limit = model.rttLimit();
+        this.move = Move.of(model, serverName, siteName);
         this.observerRule = new ObserverRule(model);
-        if (!target.isKnown()) {
-            throw new UnknownName("site", siteName, "--move " + serverName + "=" + siteName + ": no site "
-                    + siteName + " in the site model");
-        }
+    }
+
+    /**
+     * The site pair whose RTT a record's handshake RTT is a sample of: both ends in known sites and an RTT
+     * measured; empty otherwise. Every record gives its sample, whoever observed it.
+     */
+    public static Optional<SitePair> rttPairOf(FlowRecord r, Classification c) {
+        return r.rttMicros() != null && c.srcSite().isKnown() && c.dstSite().isKnown()
+                ? Optional.of(SitePair.of(c.srcSite(), c.dstSite())) : Optional.empty();
     }
 
     /**
@@ -97,38 +117,27 @@ public final class WhatIf {
         } catch (IllegalArgumentException e) {
             return;
         }
-        if (r.rttMicros() != null && c.srcSite().isKnown() && c.dstSite().isKnown()) {
-            rttBySitePair.add(SitePair.of(c.srcSite(), c.dstSite()), r.rttMicros());
-        }
-        boolean fromServer = r.src().equals(server.address());
-        if (!fromServer && !r.dst().equals(server.address())
+        rttPairOf(r, c).ifPresent(p -> rttBySitePair.add(p, r.rttMicros()));
+        Host server = move.server();
+        if (!r.src().equals(server.address()) && !r.dst().equals(server.address())
                 || !observerRule.counts(server, r.agent(), observers)) {
             return;
         }
-        first = Math.min(first, r.start());
-        last = Math.max(last, r.end());
-        Site peer = fromServer ? c.dstSite() : c.srcSite();
-        boolean before = peer.isKnown() && peer != server.site();
-        boolean after = peer.isKnown() && peer != target;
-        long bytes = r.totalBytes();
-        crossBefore += before ? bytes : 0;
-        crossAfter += after ? bytes : 0;
-        if (before != after) {
-            WhatIfReport.Flow flow = new WhatIfReport.Flow(r.src(), r.srcPort(), r.dst(), r.dstPort(),
-                    c.category().name(), 0);
-            (before ? becomeLocal : becomeRemote).merge(flow, bytes, Long::sum);
-            if (c.category() == Category.DB) {
-                if (before) {
-                    callsStopPaying += r.dbCalls();
-                } else {
-                    callsStartPaying += r.dbCalls();
-                }
-            }
-        }
+        traffic.add(ServerTraffic.entryOf(r, c, server.address()));
     }
 
     /** The answer over the records so far. */
     public WhatIfReport report() {
-        return WhatIfReport.of(this, server, target, limit, rttBySitePair, becomeLocal, becomeRemote);
+        return report(move, model.rttLimit(), rttBySitePair, traffic);
+    }
+
+    /**
+     * The what-if of {@code move} from the server's traffic and the site-pair RTTs of the same records.
+     *
+     * @param limit the RTT limit the links are flagged against (the model's {@code rttLimit()})
+     */
+    public static WhatIfReport report(Move move, io.siteflow.rules.model.RttLimit limit, SitePairRtts rtts,
+                                      ServerTraffic traffic) {
+        return WhatIfReport.of(move.server(), move.target(), limit, rtts, traffic);
     }
 }

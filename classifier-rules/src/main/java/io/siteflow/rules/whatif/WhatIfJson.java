@@ -50,8 +50,8 @@ public final class WhatIfJson {
         g.writeNumberField("before", r.crossBytesBefore());
         g.writeNumberField("after", r.crossBytesAfter());
         g.writeEndObject();
-        flows("becomeLocal", r.becomeLocal(), g);
-        flows("becomeRemote", r.becomeRemote(), g);
+        flows("becomeLocal", r.becomeLocal(), r.becomeLocalTotal(), g);
+        flows("becomeRemote", r.becomeRemote(), r.becomeRemoteTotal(), g);
         g.writeObjectFieldStart("dbCalls");
         g.writeNumberField("stopPaying", r.callsStopPaying());
         g.writeNumberField("startPaying", r.callsStartPaying());
@@ -77,10 +77,11 @@ public final class WhatIfJson {
         g.writeEndObject();
     }
 
-    private static void flows(String name, List<WhatIfReport.Flow> flows, JsonGenerator g) throws IOException {
+    private static void flows(String name, List<WhatIfReport.Flow> flows, WhatIfReport.Total total, JsonGenerator g)
+            throws IOException {
         g.writeObjectFieldStart(name);
-        g.writeNumberField("flows", flows.size());
-        g.writeNumberField("bytes", flows.stream().mapToLong(WhatIfReport.Flow::bytes).sum());
+        g.writeNumberField("flows", total.flows());
+        g.writeNumberField("bytes", total.bytes());
         g.writeArrayFieldStart("largest");
         for (WhatIfReport.Flow f : flows.stream().limit(WhatIfText.LISTED).toList()) {
             g.writeStartObject();

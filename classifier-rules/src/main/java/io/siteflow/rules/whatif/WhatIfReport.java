@@ -9,7 +9,6 @@ import io.siteflow.rules.verdict.SitePairRtts;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -22,8 +21,11 @@ import java.util.Map;
  * @param toSite            the site it would move to
  * @param crossBytesBefore  its cross-site bytes now (both directions)
  * @param crossBytesAfter   its cross-site bytes after the move
- * @param becomeLocal       flows that would become local, with their bytes, largest first (then by text)
+ * @param becomeLocal       flows that would become local, with their bytes, largest first (then by text): all of
+ *                          them offline, at most {@link ServerTraffic#KEPT_FLOWS} per day from the processor's stores
  * @param becomeRemote      flows that would become cross-site, likewise
+ * @param becomeLocalTotal  how many flows would become local and their bytes (all of them)
+ * @param becomeRemoteTotal how many would become cross-site and their bytes
  * @param callsStopPaying   DB calls that would stop paying the inter-site RTT
  * @param callsStartPaying  DB calls that would start paying it
  * @param seconds           span of the server's records, seconds (at least 1)
@@ -35,7 +37,7 @@ import java.util.Map;
  */
 public record WhatIfReport(String server, String address, String fromSite, String toSite, long crossBytesBefore,
                            long crossBytesAfter, List<Flow> becomeLocal, List<Flow> becomeRemote,
-                           long callsStopPaying, long callsStartPaying, long seconds, long rttSavedMicros,
+                           Total becomeLocalTotal, Total becomeRemoteTotal, long callsStopPaying, long callsStartPaying, long seconds, long rttSavedMicros,
                            long microsSavedPerSecond, List<Link> links, RttLimit limit) {
 
     /**
@@ -51,6 +53,13 @@ public record WhatIfReport(String server, String address, String fromSite, Strin
      *                      limit, or the site model's {@code rttLimitMs} when that is stricter
      */
     public record Link(String siteA, String siteB, long rttP50Micros, long fibreKmAtMost, boolean aboveLimit) {
+    }
+
+    /**
+     * The flows of the server that would change side, counted: how many (exact while a day of the processor's
+     * store kept them all, else estimated, {@link ServerTraffic}) and their bytes in both directions (exact).
+     */
+    public record Total(long flows, long bytes) {
     }
 
     /**
@@ -75,8 +84,7 @@ public record WhatIfReport(String server, String address, String fromSite, Strin
     /** Oracle's support limit for a stretched cluster, µs of RTT. */
     public static final long LIMIT_MICROS = RttLimit.ORACLE_MICROS;
 
-    static WhatIfReport of(WhatIf w, Host server, Site target, RttLimit limit, SitePairRtts rtt,
-                           Map<Flow, Long> becomeLocal, Map<Flow, Long> becomeRemote) {
+    static WhatIfReport of(Host server, Site target, RttLimit limit, SitePairRtts rtt, ServerTraffic traffic) {
         List<Link> links = new ArrayList<>();
         rtt.histograms().forEach((k, h) -> {
             long p50 = h.percentile(50);
@@ -85,16 +93,33 @@ public record WhatIfReport(String server, String address, String fromSite, Strin
         long inter = rtt.get(SitePair.of(server.site(), target)).percentile(50);
         long intra = rtt.get(SitePair.of(target, target)).percentile(50);
         long saved = Math.max(0, inter - intra);
-        long seconds = w.last >= w.first ? Math.max(1, (w.last - w.first + 999) / 1000) : 1;
-        long perSecond = BigDecimal.valueOf((w.callsStopPaying - w.callsStartPaying) * saved)
+        String from = server.site().name();
+        String to = target.name();
+        long before = 0;
+        long after = 0;
+        for (Map.Entry<String, Long> e : traffic.bytesByPeerSite().entrySet()) {
+            before += e.getKey().equals(from) ? 0 : e.getValue();
+            after += e.getKey().equals(to) ? 0 : e.getValue();
+        }
+        // a flow changes side when its peer is the target's site (local after) or the server's (remote after)
+        ServerTraffic.Peer local = from.equals(to) ? null : traffic.peer(to);
+        ServerTraffic.Peer remote = from.equals(to) ? null : traffic.peer(from);
+        long stop = local == null ? 0 : local.dbCalls;
+        long start = remote == null ? 0 : remote.dbCalls;
+        long seconds = traffic.last() >= traffic.first()
+                ? Math.max(1, (traffic.last() - traffic.first() + 999) / 1000) : 1;
+        long perSecond = BigDecimal.valueOf((stop - start) * saved)
                 .divide(BigDecimal.valueOf(seconds), 0, RoundingMode.HALF_EVEN).longValue();
-        return new WhatIfReport(server.name(), server.address(), server.site().name(), target.name(), w.crossBefore,
-                w.crossAfter, largestFirst(becomeLocal), largestFirst(becomeRemote), w.callsStopPaying,
-                w.callsStartPaying, seconds, saved, perSecond, links, limit);
+        return new WhatIfReport(server.name(), server.address(), server.site().name(), target.name(), before, after,
+                flows(local), flows(remote), total(local), total(remote), stop, start, seconds, saved, perSecond,
+                links, limit);
     }
 
-    private static List<Flow> largestFirst(Map<Flow, Long> m) {
-        return m.entrySet().stream().map(e -> e.getKey().withBytes(e.getValue()))
-                .sorted(Comparator.comparingLong(Flow::bytes).reversed().thenComparing(Flow::text)).toList();
+    private static List<Flow> flows(ServerTraffic.Peer p) {
+        return p == null ? List.of() : List.copyOf(p.flows.largestFirst());
+    }
+
+    private static Total total(ServerTraffic.Peer p) {
+        return p == null ? new Total(0, 0) : new Total(p.flows.count(), p.bytes);
     }
 }

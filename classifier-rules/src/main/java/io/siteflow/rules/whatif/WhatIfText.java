@@ -18,8 +18,8 @@ public final class WhatIfText {
                 r.fromSite(), r.toSite()));
         sb.append(String.format(Locale.ROOT, "  cross-site bytes: %d now, %d after%n", r.crossBytesBefore(),
                 r.crossBytesAfter()));
-        flows(sb, "would become local", r.becomeLocal());
-        flows(sb, "would become cross-site", r.becomeRemote());
+        flows(sb, "would become local", r.becomeLocal(), r.becomeLocalTotal());
+        flows(sb, "would become cross-site", r.becomeRemote(), r.becomeRemoteTotal());
         sb.append(String.format(Locale.ROOT, "  DB calls: %d would stop and %d would start paying %.3f ms of RTT"
                 + " (over %d s)%n", r.callsStopPaying(), r.callsStartPaying(), r.rttSavedMicros() / 1000.0,
                 r.seconds()));
@@ -39,8 +39,8 @@ public final class WhatIfText {
         return limit.source() == RttLimit.Source.ORACLE ? "the 10 ms support limit" : limit.text();
     }
 
-    private static void flows(StringBuilder sb, String what, List<WhatIfReport.Flow> flows) {
-        sb.append("  ").append(flows.size()).append(" flows ").append(what).append(flows.isEmpty() ? "\n" : ":\n");
+    private static void flows(StringBuilder sb, String what, List<WhatIfReport.Flow> flows, WhatIfReport.Total total) {
+        sb.append("  ").append(total.flows()).append(" flows ").append(what).append(flows.isEmpty() ? "\n" : ":\n");
         flows.stream().limit(LISTED).forEach(f -> sb.append(String.format(Locale.ROOT, "    %s  %d bytes%n",
                 f.text(), f.bytes())));
     }

@@ -53,6 +53,16 @@ final class KafkaStreamsSource {
             public List<HostInfo> others() {
                 return Cluster.of(now.get(), self).others();
             }
+
+            @Override
+            public Owner owner(String store, String key) {
+                return Cluster.of(now.get(), self).owner(store, key);
+            }
+
+            @Override
+            public List<HostInfo> others(String store) {
+                return Cluster.of(now.get(), self).others(store);
+            }
         };
     }
 

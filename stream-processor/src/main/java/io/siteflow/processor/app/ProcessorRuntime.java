@@ -4,11 +4,12 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.siteflow.processor.query.FlowsTopicWhatIf;
+import io.siteflow.processor.query.Cluster;
 import io.siteflow.processor.query.InstanceClient;
 import io.siteflow.processor.query.LocalStoreView;
 import io.siteflow.processor.query.ProcessorHealth;
 import io.siteflow.processor.query.StreamsQueries;
+import io.siteflow.processor.query.StoreWhatIf;
 import io.siteflow.processor.query.WhatIfSource;
 import io.siteflow.processor.topology.ModelCache;
 import io.siteflow.processor.topology.PipelineMetrics;
@@ -73,9 +74,6 @@ public final class ProcessorRuntime implements AutoCloseable {
     private KafkaStreamsMetrics streamsMetrics;
     private boolean closed;
 
-    /** How long {@code /api/whatif} may read {@code siteflow.flows}. */
-    static final Duration WHATIF_TIMEOUT = Duration.ofMinutes(2);
-
     /** One Kafka Streams instance: the first ({@code number} 0) or a restart; {@code ran} once it was RUNNING. */
     private static final class Generation {
         final KafkaStreams streams;
@@ -110,12 +108,12 @@ public final class ProcessorRuntime implements AutoCloseable {
                 .description("times Kafka Streams was restarted after it failed").register(registry);
         KafkaStreamsSource source = new KafkaStreamsSource(() -> current.get().streams);
         LocalStoreView local = new LocalStoreView(source.stores(), Clock.systemUTC());
-        this.queries = new StreamsQueries(local, settings.httpPort() > 0
-                ? source.cluster(new HostInfo(settings.advertisedHost(), settings.httpPort())) : source.single(),
-                client, models, () -> current.get().streams.state() == KafkaStreams.State.RUNNING,
+        Cluster cluster = settings.httpPort() > 0
+                ? source.cluster(new HostInfo(settings.advertisedHost(), settings.httpPort())) : source.single();
+        this.queries = new StreamsQueries(local, cluster, client, models,
+                () -> current.get().streams.state() == KafkaStreams.State.RUNNING,
                 Clock.systemUTC(), settings.topology(), this::health);
-        this.whatIf = new FlowsTopicWhatIf(Startup.client(settings), () -> models.forYaml(local.sitesYaml()),
-                WHATIF_TIMEOUT);
+        this.whatIf = new StoreWhatIf(local, cluster, client, models);
     }
 
     /**
@@ -314,7 +312,7 @@ public final class ProcessorRuntime implements AutoCloseable {
         return registry;
     }
 
-    /** The answers of {@code /api/whatif} ({@link FlowsTopicWhatIf}). */
+    /** The answers of {@code /api/whatif}, from the what-if stage's stores ({@link StoreWhatIf}). */
     public WhatIfSource whatIf() {
         return whatIf;
     }

@@ -10,6 +10,9 @@ import io.siteflow.processor.query.TalkerRow;
 import io.siteflow.processor.topology.Alert;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.PairAggregateJson;
+import io.siteflow.rules.verdict.SitePairRtts;
+import io.siteflow.rules.whatif.ServerTraffic;
+import io.siteflow.rules.whatif.WhatIfCodec;
 import io.siteflow.rules.verdict.VerdictFormatException;
 import java.io.IOException;
 import java.net.URI;
@@ -20,6 +23,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -155,11 +159,36 @@ public final class HttpInstanceClient implements InstanceClient {
             }
 
             @Override
+            public Optional<ServerTraffic> whatIfTraffic(String address, int partition) {
+                String url = base + "/whatif-traffic?server=" + enc(address) + task(partition);
+                HttpResponse<String> r = send(url);
+                if (r.statusCode() == 404) {
+                    return Optional.empty();
+                }
+                return Optional.of(decode(url, body(r), WhatIfCodec::traffic));
+            }
+
+            @Override
+            public SitePairRtts whatIfRtts() {
+                String url = base + "/whatif-rtts";
+                return decode(url, body(send(url)), WhatIfCodec::rtts);
+            }
+
+            @Override
             public List<TalkerRow> talkers(boolean ports, String category, int limit) {
                 String cat = category == null ? "" : "&category=" + enc(category);
                 return parse(base + "/talkers?ports=" + ports + "&limit=" + limit + cat, TALKERS);
             }
         };
+    }
+
+    /** A base64 JSON string of codec bytes, read. */
+    private static <T> T decode(String url, String json, java.util.function.Function<byte[], T> codec) {
+        try {
+            return codec.apply(Base64.getDecoder().decode(ApiJson.read(json, String.class)));
+        } catch (IOException | IllegalArgumentException x) {
+            throw new RemoteQueryException(url + ": unreadable answer: " + x.getMessage(), x);
+        }
     }
 
     private static String task(int partition) {

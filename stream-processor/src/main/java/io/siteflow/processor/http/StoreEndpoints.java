@@ -7,8 +7,10 @@ import io.javalin.http.HttpStatus;
 import io.siteflow.processor.query.StoreView;
 import io.siteflow.processor.topology.isolation.EdgeCodec;
 import io.siteflow.rules.verdict.PairAggregateJson;
+import io.siteflow.rules.whatif.WhatIfCodec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,6 +77,15 @@ final class StoreEndpoints {
                 Params.time(ctx, "from"), Params.time(ctx, "to")).stream().map(EdgeCodec::toJson).toList())));
         app.get(PREFIX + "/isolation-rtts", ctx -> json(ctx, ApiJson.write(store.isolationRtts().stream()
                 .map(EdgeCodec::toJson).toList())));
+        app.get(PREFIX + "/whatif-traffic", ctx -> {
+            String server = Params.text(ctx, "server");
+            store.whatIfTraffic(server, partition(ctx)).ifPresentOrElse(t -> json(ctx, ApiJson.write(
+                    Base64.getEncoder().encodeToString(WhatIfCodec.toBytes(t)))), () -> ctx.status(HttpStatus.NOT_FOUND)
+                    .contentType("application/json").result(ApiJson.write(Map.of("error", "no what-if inputs for "
+                            + server))));
+        });
+        app.get(PREFIX + "/whatif-rtts", ctx -> json(ctx, ApiJson.write(Base64.getEncoder().encodeToString(
+                WhatIfCodec.toBytes(store.whatIfRtts())))));
         app.get(PREFIX + "/baselines", ctx -> json(ctx, ApiJson.write(store.baselineStarts())));
         app.get(PREFIX + "/talkers", ctx -> json(ctx, ApiJson.write(store.talkers(Params.flag(ctx, "ports"),
                 Params.category(ctx), Params.integer(ctx, "limit", ApiViews.TALKERS_DEFAULT, 0, ApiViews.TALKERS_MAX)))));

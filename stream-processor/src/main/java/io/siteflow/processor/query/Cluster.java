@@ -53,6 +53,21 @@ public interface Cluster {
     List<HostInfo> others();
 
     /**
+     * The instance that owns the task of {@code store} that holds {@code key} (a store of another sub-topology
+     * than the audit's, such as the what-if's, whose tasks may run elsewhere), or why none does now. By default
+     * {@link #owner(String)}, which is right for a cluster whose instances each run every sub-topology's tasks of
+     * the same partitions (one instance; the fakes of tests).
+     */
+    default Owner owner(String store, String key) {
+        return owner(key);
+    }
+
+    /** The other instances that hold any part of {@code store}; by default {@link #others()}. */
+    default List<HostInfo> others(String store) {
+        return others();
+    }
+
+    /**
      * Over {@link KafkaStreams} metadata ({@code queryMetadataForKey} / {@code streamsMetadataForStore}); {@code self}
      * is this instance's {@code application.server}. A key without an active host (during a rebalance) is
      * {@link Moving}, never taken for local.
@@ -61,8 +76,12 @@ public interface Cluster {
         return new Cluster() {
             @Override
             public Owner owner(String server) {
-                KeyQueryMetadata m = streams.queryMetadataForKey(TopologySpec.CUMULATIVE_STORE, server,
-                        Serdes.String().serializer());
+                return owner(TopologySpec.CUMULATIVE_STORE, server);
+            }
+
+            @Override
+            public Owner owner(String store, String server) {
+                KeyQueryMetadata m = streams.queryMetadataForKey(store, server, Serdes.String().serializer());
                 HostInfo h = m.activeHost();
                 if (h == null || h.equals(HostInfo.unavailable())) {
                     return new Moving("no instance runs its task now (the instances are rebalancing)");
@@ -72,7 +91,12 @@ public interface Cluster {
 
             @Override
             public List<HostInfo> others() {
-                return streams.streamsMetadataForStore(TopologySpec.CUMULATIVE_STORE).stream()
+                return others(TopologySpec.CUMULATIVE_STORE);
+            }
+
+            @Override
+            public List<HostInfo> others(String store) {
+                return streams.streamsMetadataForStore(store).stream()
                         .map(StreamsMetadata::hostInfo).filter(h -> !h.equals(self))
                         .filter(h -> !h.equals(HostInfo.unavailable())).distinct().toList();
             }

@@ -11,6 +11,11 @@ import io.siteflow.processor.topology.isolation.IsolationStores;
 import io.siteflow.rules.isolation.HostRtt;
 import io.siteflow.rules.isolation.IsolationEdge;
 import io.siteflow.processor.topology.store.SegmentMarks;
+import io.siteflow.processor.topology.whatif.WhatIfStores;
+import io.siteflow.rules.verdict.RttHistogram;
+import io.siteflow.rules.verdict.SitePair;
+import io.siteflow.rules.verdict.SitePairRtts;
+import io.siteflow.rules.whatif.ServerTraffic;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.PairAggregateJson;
 import java.nio.charset.StandardCharsets;
@@ -146,6 +151,35 @@ public final class LocalStoreView implements StoreView {
             it.forEachRemaining(kv -> {
                 int bar = kv.key.lastIndexOf('|');
                 out.add(new HostRtt(kv.key.substring(0, bar), kv.key.substring(bar + 1), kv.value[0], kv.value[1]));
+            });
+        }
+        return out;
+    }
+
+    @Override
+    public Optional<ServerTraffic> whatIfTraffic(String address, int partition) {
+        ServerTraffic out = null;
+        try (KeyValueIterator<String, ServerTraffic> it = this.<ServerTraffic>task(WhatIfStores.SERVERS, partition)
+                .prefixScan(WhatIfStores.serverPrefix(address), new StringSerializer())) {
+            while (it.hasNext()) {
+                ServerTraffic day = it.next().value;
+                if (out == null) {
+                    out = day;
+                } else {
+                    out.merge(day);
+                }
+            }
+        }
+        return Optional.ofNullable(out);
+    }
+
+    @Override
+    public SitePairRtts whatIfRtts() {
+        SitePairRtts out = new SitePairRtts();
+        try (KeyValueIterator<String, RttHistogram> it = stores.<RttHistogram>keyValue(WhatIfStores.RTTS).all()) {
+            it.forEachRemaining(kv -> {
+                String[] k = kv.key.split("\\|", -1);
+                out.merge(SitePair.of(k[0], k[1]), kv.value);
             });
         }
         return out;

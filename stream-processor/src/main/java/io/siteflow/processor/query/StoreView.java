@@ -3,7 +3,9 @@ package io.siteflow.processor.query;
 import io.siteflow.processor.topology.Alert;
 import io.siteflow.rules.verdict.PairAggregate;
 import io.siteflow.rules.verdict.PairAggregateJson;
+import io.siteflow.rules.verdict.SitePairRtts;
 import io.siteflow.rules.verdict.VerdictFormatException;
+import io.siteflow.rules.whatif.ServerTraffic;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -132,6 +134,18 @@ public interface StoreView {
 
     /** The handshake RTT entries held here ({@code address|peerSite}), one per key and task. */
     List<io.siteflow.rules.isolation.HostRtt> isolationRtts();
+
+    /**
+     * The what-if inputs of the server at {@code address} held here: its days in the task of {@code partition}
+     * ({@link #ANY_PARTITION}: any task held here) merged into one bounded {@link ServerTraffic}; empty when none.
+     *
+     * @throws org.apache.kafka.streams.errors.InvalidStateStoreException (local view) while that task is not
+     *         running here
+     */
+    Optional<ServerTraffic> whatIfTraffic(String address, int partition);
+
+    /** The site-pair RTTs of the what-if held here: every day of every task held here, merged per site pair. */
+    SitePairRtts whatIfRtts();
 
     /** When the {@code NEW_PEER} baseline of each task held here started (event time, epoch ms). */
     List<Long> baselineStarts();

@@ -31,7 +31,7 @@ import org.apache.kafka.streams.state.TimestampedKeyValueStore;
  */
 public final class SiteflowTopology {
     /** The product's stages after classification ({@link ClassifiedStage}), in attach order: the wiring line. */
-    public static final List<ClassifiedStage> STAGES = List.of(new IsolationStage());
+    public static final List<ClassifiedStage> STAGES = List.of(new IsolationStage(), new WhatIfStage());
 
     private SiteflowTopology() {
     }

@@ -12,6 +12,11 @@ import io.siteflow.processor.query.TalkerRow;
 import io.siteflow.processor.testing.EmptyStoreView;
 import io.siteflow.processor.topology.Alert;
 import io.siteflow.rules.verdict.PairAggregateJson;
+import io.siteflow.rules.verdict.SitePair;
+import io.siteflow.rules.verdict.SitePairRtts;
+import io.siteflow.rules.whatif.ServerTraffic;
+import io.siteflow.rules.whatif.WhatIfCodec;
+import io.siteflow.rules.whatif.WhatIfReport;
 import io.siteflow.rules.verdict.Verdict;
 import io.siteflow.rules.verdict.VerdictJson;
 import java.net.ServerSocket;
@@ -22,6 +27,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.streams.errors.InvalidStateStorePartitionException;
 import org.apache.kafka.streams.state.HostInfo;
@@ -94,7 +100,32 @@ class InstanceClientTest {
         public List<io.siteflow.rules.isolation.HostRtt> isolationRtts() {
             return List.of(new io.siteflow.rules.isolation.HostRtt("10.2.0.21", "region1", 12, 6_400));
         }
+
+        @Override
+        public Optional<ServerTraffic> whatIfTraffic(String address, int partition) {
+            runs(partition);
+            return address.equals("10.2.0.21") ? Optional.of(WHATIF_TRAFFIC) : Optional.empty();
+        }
+
+        @Override
+        public SitePairRtts whatIfRtts() {
+            SitePairRtts r = new SitePairRtts();
+            r.add(SitePair.of("region1", "region2"), 6_400);
+            r.add(SitePair.of("region1", "region2"), 6_600);
+            r.add(SitePair.of("region2", "region2"), 300);
+            return r;
+        }
     };
+
+    /** wls4's what-if inputs: a DB flow to region1 with calls, a cluster flow within region2. */
+    static final ServerTraffic WHATIF_TRAFFIC = ServerTraffic.bounded();
+
+    static {
+        WHATIF_TRAFFIC.add(new ServerTraffic.Entry(new WhatIfReport.Flow("10.2.0.21", 40000, "10.1.0.10", 1521, "DB", 0),
+                "region1", 4_000, 12, 1_764_000_000_123L, 1_764_000_059_000L));
+        WHATIF_TRAFFIC.add(new ServerTraffic.Entry(new WhatIfReport.Flow("10.2.0.21", 40001, "10.2.0.20", 7001,
+                "CLUSTER", 0), "region2", 500, 0, 1_764_000_001_000L, 1_764_000_002_000L));
+    }
 
     /** An edge with every field set, a nearest allow rule among them. */
     static final io.siteflow.rules.isolation.IsolationEdge ISOLATION_EDGE = new io.siteflow.rules.isolation.IsolationEdge(
@@ -217,6 +248,27 @@ class InstanceClientTest {
                 .header("Authorization", "Bearer t0k").build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(502);
         assertThat(r.body()).startsWith("{\"error\":\"http://127.0.0.1:" + dead + "/internal/store/alerts?limit=100: ");
+    }
+
+    @Test
+    void readsTheOtherInstancesWhatIfInputsExactly() {
+        ApiServer b = serve(fixture, Optional.of(storeB));
+        StoreView remote = new HttpInstanceClient(TOKEN).at(new HostInfo("127.0.0.1", b.port()));
+
+        ServerTraffic t = remote.whatIfTraffic("10.2.0.21", 1).orElseThrow();
+        assertThat(WhatIfCodec.toBytes(t)).isEqualTo(WhatIfCodec.toBytes(WHATIF_TRAFFIC));
+        assertThat(t.bytesByPeerSite()).containsExactly(Map.entry("region1", 4_000L), Map.entry("region2", 500L));
+        assertThat(t.first()).isEqualTo(1_764_000_000_123L);
+        assertThat(t.last()).isEqualTo(1_764_000_059_000L);
+        assertThat(remote.whatIfTraffic("10.2.0.20", StoreView.ANY_PARTITION)).isEmpty();
+        assertThat(remote.whatIfRtts().histograms()).containsOnlyKeys(SitePair.of("region1", "region2"),
+                SitePair.of("region2", "region2"));
+        assertThat(remote.whatIfRtts().get(SitePair.of("region1", "region2")).counts())
+                .containsExactly(Map.entry(6_400L, 1L), Map.entry(6_600L, 1L));
+        assertThatThrownBy(() -> remote.whatIfTraffic("10.2.0.21", 0))
+                .isInstanceOf(InstanceClient.RemoteQueryException.class)
+                .hasMessage("http://127.0.0.1:" + b.port() + "/internal/store/whatif-traffic?server=10.2.0.21&partition=0"
+                        + ": HTTP 503 {\"error\":\"state stores not queryable yet: the task of partition 0 is restoring\"}");
     }
 
     @Test

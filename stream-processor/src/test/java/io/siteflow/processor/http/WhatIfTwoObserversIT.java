@@ -9,8 +9,8 @@ import io.siteflow.model.wire.Topics;
 import io.siteflow.broker.EmbeddedKafkaBroker;
 import io.siteflow.kafka.topics.SiteflowTopics;
 import io.siteflow.kafka.topics.TopicAdmin;
-import io.siteflow.processor.query.FlowsTopicWhatIf;
-import io.siteflow.processor.topology.ActiveModel;
+import io.siteflow.processor.app.ProcessCommand;
+import io.siteflow.processor.query.WhatIfSource;
 import io.siteflow.rules.load.SiteModelLoader;
 import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.whatif.WhatIf;
@@ -21,23 +21,31 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code /api/whatif}, answered by {@link FlowsTopicWhatIf} from {@code siteflow.flows} on a real broker, when the
- * host agent and the edge agent both sent the same flows: the same report as {@code siteflow whatif} over the host
- * agent's records alone (a server seen by both was counted twice before the observer rule was applied here).
+ * {@code /api/whatif}, answered from the what-if stage's stores of a real processor ({@code siteflow process}) on a
+ * real broker, when the host agent and the edge agent both sent the same flows: the same report as
+ * {@code siteflow whatif} over the host agent's records alone (a server seen by both was counted twice before the
+ * observer rule was applied to the what-if).
  */
 class WhatIfTwoObserversIT {
     private static final long T0 = 1_764_000_000_000L;
@@ -70,23 +78,40 @@ class WhatIfTwoObserversIT {
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder(dir.resolve("broker")).build()) {
             broker.start();
             TopicAdmin.ensureTopics(broker.bootstrap(), SiteflowTopics.SINGLE_NODE);
-            send(broker.bootstrap(), both);
-            FlowsTopicWhatIf whatIf = new FlowsTopicWhatIf(Map.of("bootstrap.servers", broker.bootstrap()),
-                    () -> Optional.of(ActiveModel.of(model, SITES, 0)), Duration.ofSeconds(30));
+            ProcessCommand command = new ProcessCommand();
+            var cl = ProcessCommand.commandLine(command);
+            cl.setOut(new PrintWriter(new StringWriter(), true));
+            Path sites = Files.writeString(dir.resolve("sites.yaml"), SITES);
+            CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> cl.execute("--bootstrap",
+                    broker.bootstrap(), "--sites", sites.toString(), "--state-dir", dir.resolve("state").toString(),
+                    "--application-id", "it-whatif", "--kafka", "commit.interval.ms=100"));
+            try {
+                Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> exit.isDone() || command.runtime()
+                        .map(rt -> rt.streams().state() == KafkaStreams.State.RUNNING).orElse(false));
+                assertThat(exit).isNotDone();
+                send(broker.bootstrap(), both);
+                WhatIfSource whatIf = command.runtime().orElseThrow().whatIf();
 
-            WhatIfReport streamed = whatIf.whatIf("wls3", "region1");
-            HttpResponse<String> api;
-            try (ApiServer server = new ApiServer(ApiServer.Settings.loopback(0), FakeQueries.create(ApiServerTest.NOW,
-                    true), Optional.empty(), () -> "", whatIf).start()) {
-                api = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url()
-                        + "/api/whatif?server=wls3&site=region1")).build(), HttpResponse.BodyHandlers.ofString());
+                // the stores hold what the stage wrote at its last commit: wait until every record is in
+                Awaitility.await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() ->
+                        assertThat(whatIf.whatIf("wls3", "region1")).isEqualTo(offline.report()));
+                WhatIfReport streamed = whatIf.whatIf("wls3", "region1");
+                HttpResponse<String> api;
+                try (ApiServer server = new ApiServer(ApiServer.Settings.loopback(0), FakeQueries.create(
+                        ApiServerTest.NOW, true), Optional.empty(), () -> "", whatIf).start()) {
+                    api = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.url()
+                            + "/api/whatif?server=wls3&site=region1")).build(), HttpResponse.BodyHandlers.ofString());
+                }
+
+                assertThat(streamed).isEqualTo(offline.report());
+                assertThat(streamed.crossBytesBefore()).isEqualTo(2 * 910_000);
+                assertThat(streamed.callsStopPaying()).isEqualTo(2_030);
+                assertThat(api.statusCode()).isEqualTo(200);
+                assertThat(api.body()).isEqualTo(WhatIfJson.toJson(offline.report()));
+            } finally {
+                command.stop();
+                assertThat(exit.get(60, TimeUnit.SECONDS)).isEqualTo(0);
             }
-
-            assertThat(streamed).isEqualTo(offline.report());
-            assertThat(streamed.crossBytesBefore()).isEqualTo(2 * 910_000);
-            assertThat(streamed.callsStopPaying()).isEqualTo(2_030);
-            assertThat(api.statusCode()).isEqualTo(200);
-            assertThat(api.body()).isEqualTo(WhatIfJson.toJson(offline.report()));
         }
     }
 

@@ -49,6 +49,16 @@ public class EmptyStoreView implements StoreView {
     }
 
     @Override
+    public Optional<io.siteflow.rules.whatif.ServerTraffic> whatIfTraffic(String address, int partition) {
+        return Optional.empty();
+    }
+
+    @Override
+    public io.siteflow.rules.verdict.SitePairRtts whatIfRtts() {
+        return new io.siteflow.rules.verdict.SitePairRtts();
+    }
+
+    @Override
     public List<TalkerRow> talkers(boolean ports, String category, int limit) {
         return List.of();
     }

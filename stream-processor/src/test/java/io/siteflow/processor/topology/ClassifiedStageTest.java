@@ -88,8 +88,8 @@ class ClassifiedStageTest {
     }
 
     @Test
-    void theProductListsTheIsolationStageAndATopologyWithoutStagesHasNoSeamNode() {
-        assertThat(SiteflowTopology.STAGES).extracting(ClassifiedStage::name).containsExactly("isolation");
+    void theProductListsTheIsolationAndWhatIfStagesAndATopologyWithoutStagesHasNoSeamNode() {
+        assertThat(SiteflowTopology.STAGES).extracting(ClassifiedStage::name).containsExactly("isolation", "whatif");
         String product = SiteflowTopology.build(TopologyConfig.DEFAULTS).describe().toString();
         String bare = SiteflowTopology.build(TopologyConfig.DEFAULTS, new ModelCache(),
                 PipelineMetrics.unregistered(), List.of()).describe().toString();
@@ -102,7 +102,9 @@ class ClassifiedStageTest {
         assertThat(bare).contains("Sub-topology: 2\n    Source: flows (topics: [siteflow.flows])");
         assertThat(product).contains("Sub-topology: 2\n    Source: flows (topics: [siteflow.flows])",
                 "Sub-topology: 3\n    Source: isolation-by-edge-repartition-source (topics: [isolation-by-edge-repartition])",
-                "Sink: isolation-to-topic (topic: siteflow.isolation)", "Sink: isolation-to-alerts (topic: siteflow.alerts)");
+                "Sink: isolation-to-topic (topic: siteflow.isolation)", "Sink: isolation-to-alerts (topic: siteflow.alerts)",
+                "Sub-topology: 4\n    Source: whatif-by-server-repartition-source (topics: [whatif-by-server-repartition])",
+                "Processor: whatif (stores: [");
         assertThat(staged).contains("Sub-topology: 2\n    Source: flows (topics: [siteflow.flows])",
                 "Sub-topology: 3\n    Source: recording-by-key-repartition-source");
         assertThat(staged).contains("Processor: " + IngestStep.CLASSIFIED + " (stores: [])",

@@ -115,9 +115,9 @@ class ReplayMatchesAuditIT {
     }
 
     /**
-     * {@code GET /api/whatif?server=wls3&site=region1}, served over the processor's real runtime, answers exactly
-     * what {@code siteflow whatif --json} prints for the same capture (before the closing records are sent: they
-     * are records of the topic too).
+     * {@code GET /api/whatif?server=wls3&site=region1}, served over the processor's real runtime (from the what-if
+     * stage's stores), answers exactly what {@code siteflow whatif --json} prints for the same capture (before the
+     * closing records are sent: they are records of the topic too).
      */
     private static void assertWhatIfMatches(InProcessProcessor p) throws Exception {
         CommandRun offline = CommandRun.of("whatif", "--sites", sites.toString(), "--move", "wls3=region1", "--json",
@@ -128,11 +128,14 @@ class ReplayMatchesAuditIT {
         assertThat(expected.at("/becomeLocal/flows").asLong()).isPositive();
         try (ApiServer api = new ApiServer(ApiServer.Settings.loopback(0), p.runtime().queries(), Optional.empty(),
                 () -> "", p.runtime().whatIf()).start()) {
-            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create(api.url() + "/api/whatif?server=wls3&site=region1")).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-            assertThat(r.body() + "\n").isEqualTo(offline.out());
+            // the what-if stage's stores hold what its task committed, which may follow the audit's by a commit
+            Awaitility.await().atMost(Topics.WAIT).untilAsserted(() -> {
+                HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(api.url() + "/api/whatif?server=wls3&site=region1")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+                assertThat(r.body() + "\n").isEqualTo(offline.out());
+            });
         }
     }
 

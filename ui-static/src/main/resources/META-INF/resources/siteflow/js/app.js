@@ -20,8 +20,11 @@ import {initIsolation, renderIsolation} from './views/isolation.js';
 const VIEWS = ['verdicts', 'traffic', 'links', 'talkers', 'dblatency', 'isolation', 'agents', 'alerts', 'rules'];
 /** How often the isolation view asks /api/isolation again while it is shown (it is not on the event stream). */
 const ISOLATION_POLL_MS = 10_000;
+/** The DB latency view asks its what-if again this often while shown (the what-if stage's stores follow the audit's). */
+const DB_LATENCY_POLL_MS = 5_000;
 let current = '';
 let isolationTimer = 0;
+let dbLatencyTimer = 0;
 let rulesVersion = '';
 let talkersTimer = 0;
 let links = [];
@@ -39,6 +42,8 @@ function show() {
   requestAnimationFrame(resizeAll);
   clearInterval(isolationTimer);
   if (LIVE && name === 'isolation') isolationTimer = setInterval(() => renderIsolation().catch(failed), ISOLATION_POLL_MS);
+  clearInterval(dbLatencyTimer);
+  if (LIVE && name === 'dblatency') dbLatencyTimer = setInterval(() => renderDbLatency().catch(failed), DB_LATENCY_POLL_MS);
   return drawView(name).catch(failed);
 }
 

@@ -13,8 +13,13 @@ const SERVICE_COLOUR = '#5e81ac';
 let verdicts = [];
 let sites = [];
 let siteOf = new Map();
-/** The last what-if asked: it reads the whole flows topic, so it is asked again only for another move or after 30 s. */
+/**
+ * The last what-if asked, asked again for another move or once it is 4 s old: the view re-renders on every verdicts
+ * event and, while shown, every 5 s (app.js), which keeps up with the what-if stage's stores (a commit or two behind
+ * the verdicts) without a request per event.
+ */
 let lastWhatIf = {key: '', at: 0, answer: null};
+const WHATIF_MAX_AGE_MS = 4_000;
 
 const pairKey = (v) => v.server + '|' + v.remoteSite;
 const ms = (us) => (us / 1000).toFixed(3) + ' ms';
@@ -81,7 +86,7 @@ function localService(v, toSite, dbSites) {
 
 async function whatIfOf(server, site) {
   const key = server + '|' + site;
-  if (lastWhatIf.key !== key || Date.now() - lastWhatIf.at > 30_000) {
+  if (lastWhatIf.key !== key || Date.now() - lastWhatIf.at > WHATIF_MAX_AGE_MS) {
     lastWhatIf = {key, at: Date.now(), answer: await get('whatif', {server, site})};
   }
   return lastWhatIf.answer;

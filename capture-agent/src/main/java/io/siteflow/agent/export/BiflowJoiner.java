@@ -1,0 +1,240 @@
+package io.siteflow.agent.export;
+
+import io.siteflow.agent.flow.FlowTableConfig;
+import io.siteflow.agent.flow.ServicePorts;
+import io.siteflow.model.FlowRecord;
+import io.siteflow.model.IpAddresses;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.function.Consumer;
+
+/**
+ * Joins the two directions of a conversation, as exporters send them (one unidirectional record each, or one RFC
+ * 5103 biflow record), into one {@link FlowRecord} of the agent's shape. Records are joined per exporter, domain and
+ * 5-tuple for the agent's active timeout from the first one (then an interim record goes out, as the flow table's
+ * active timeout does) or until the conversation has been silent for the idle timeout; the table holds at most
+ * {@code maxFlows} conversations (beyond that the oldest goes out early, counted as an eviction). Counts are
+ * multiplied by the sampling rate as they arrive; each record carries the delta, so sums over records are exact.
+ *
+ * <p>The initiator ({@code src}): the end whose direction has SYN without ACK in its exported TCP flags when exactly
+ * one does; else the flow table's port rule ({@link ServicePorts#initiatorByPorts}: the end on a known service port
+ * or the higher port is the client); else the end that sent the first record. Records carry no frame bytes
+ * ({@code frameBytes} 0: exporters count IP bytes). Used on the decoding thread only; not thread-safe.
+ */
+public final class BiflowJoiner implements ExportReceiver {
+    private static final int FIN = 0x01;
+    private static final int SYN = 0x02;
+    private static final int RST = 0x04;
+    private static final int ACK = 0x10;
+
+    private final String agent;
+    private final String iface;
+    private final String runId;
+    private final long activeMs;
+    private final long idleMs;
+    private final int maxFlows;
+    private final Consumer<FlowRecord> out;
+    private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>();
+    private long nowMs;
+    private long counter;
+    private volatile long held;
+    private volatile long created;
+    private volatile long evictions;
+    private volatile long unaddressed;
+
+    /**
+     * @param iface  what records name as the capture point: the listening address
+     * @param runId  prefix of record ids ({@code <runId>-<counter>})
+     * @param config the agent's flow-table settings: active and idle timeout, max flows
+     */
+    public BiflowJoiner(String agent, String iface, String runId, FlowTableConfig config, Consumer<FlowRecord> out) {
+        this.agent = agent;
+        this.iface = iface;
+        this.runId = runId;
+        this.activeMs = config.activeTimeout().toMillis();
+        this.idleMs = config.idleTimeout().toMillis();
+        this.maxFlows = config.maxFlows();
+        this.out = out;
+    }
+
+    /** Sets the arrival time of the records that follow (epoch ms), used for the timeouts. */
+    public void now(long nowMs) {
+        this.nowMs = nowMs;
+    }
+
+    @Override
+    public void flow(ExporterState exporter, long domain, ExportFlow f, long sampling) {
+        if (!f.hasSrc || !f.hasDst) {
+            unaddressed++;
+            return;
+        }
+        int c = compare(f.srcHi, f.srcLo, f.srcPort, f.dstHi, f.dstLo, f.dstPort);
+        boolean ab = c <= 0;
+        Key key = ab
+                ? new Key(exporter.hi, exporter.lo, domain, f.srcHi, f.srcLo, f.dstHi, f.dstLo, f.srcPort << 16 | f.dstPort,
+                f.proto)
+                : new Key(exporter.hi, exporter.lo, domain, f.dstHi, f.dstLo, f.srcHi, f.srcLo, f.dstPort << 16 | f.srcPort,
+                f.proto);
+        Entry e = entries.get(key);
+        if (e == null) {
+            if (entries.size() >= maxFlows) {
+                Iterator<Entry> eldest = entries.values().iterator();
+                emit(eldest.next(), true);
+                eldest.remove();
+                evictions++;
+            }
+            e = new Entry(key, exporter.address, domain, nowMs, ab);
+            entries.put(key, e);
+            created++;
+            held = entries.size();
+        }
+        long rate = Math.max(sampling, 1);
+        e.add(ab, f.bytes * rate, f.packets * rate, f.tcpFlags);
+        if (f.biflow) {
+            e.add(!ab, f.rbytes * rate, f.rpackets * rate, f.rtcpFlags);
+        }
+        e.rate = Math.max(e.rate, rate);
+        long start = f.startMs >= 0 ? f.startMs : nowMs;
+        long end = f.endMs >= 0 ? f.endMs : nowMs;
+        e.start = Math.min(e.start, Math.min(start, end));
+        e.end = Math.max(e.end, Math.max(start, end));
+        e.lastMs = nowMs;
+    }
+
+    /** Emits the conversations whose active or idle timeout has passed at {@code nowMs}. */
+    public void expire(long nowMs) {
+        this.nowMs = nowMs;
+        boolean headOnly = idleMs >= activeMs; // insertion order is first-arrival order
+        for (Iterator<Entry> it = entries.values().iterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            boolean active = nowMs - e.firstMs >= activeMs;
+            boolean idle = nowMs - e.lastMs >= idleMs;
+            if (active || idle) {
+                emit(e, idle);
+                it.remove();
+            } else if (headOnly) {
+                break;
+            }
+        }
+        held = entries.size();
+    }
+
+    /** Emits every conversation held, as ended (the end of the run). */
+    public void flushAll() {
+        for (Entry e : entries.values()) {
+            emit(e, true);
+        }
+        entries.clear();
+        held = 0;
+    }
+
+    /** Conversations held now; safe from any thread. */
+    public long held() {
+        return held;
+    }
+
+    /** Conversations ever created; safe from any thread. */
+    public long created() {
+        return created;
+    }
+
+    /** Conversations emitted early because the table was full; safe from any thread. */
+    public long evictions() {
+        return evictions;
+    }
+
+    /** Flow records without both addresses (not IP flows), left out; safe from any thread. */
+    public long unaddressed() {
+        return unaddressed;
+    }
+
+    private void emit(Entry e, boolean ended) {
+        Key k = e.key;
+        int aPort = k.ports >>> 16;
+        int bPort = k.ports & 0xFFFF;
+        boolean aInitiates = initiatorIsA(k.proto == 6, e, aPort, bPort);
+        FlowRecord.Builder b = FlowRecord.builder().id(runId + "-" + (++counter)).agent(agent).iface(iface)
+                .time(e.start, e.end).exporter(e.exporter, e.domain)
+                .sampled(e.rate > 1 ? (int) Math.min(e.rate, Integer.MAX_VALUE) : null)
+                .isFinal(ended || ((e.abFlags | e.baFlags) & (FIN | RST)) != 0);
+        String a = IpAddresses.format(k.aHi, k.aLo);
+        String bAddr = IpAddresses.format(k.bHi, k.bLo);
+        if (aInitiates) {
+            b.endpoints(k.proto, a, aPort, bAddr, bPort).forward(e.abBytes, e.abPackets, 0, e.abFlags)
+                    .reverse(e.baBytes, e.baPackets, 0, e.baFlags);
+        } else {
+            b.endpoints(k.proto, bAddr, bPort, a, aPort).forward(e.baBytes, e.baPackets, 0, e.baFlags)
+                    .reverse(e.abBytes, e.abPackets, 0, e.abFlags);
+        }
+        out.accept(b.build());
+    }
+
+    private static boolean initiatorIsA(boolean tcp, Entry e, int aPort, int bPort) {
+        if (tcp) {
+            boolean aOpens = (e.abFlags & (SYN | ACK)) == SYN;
+            boolean bOpens = (e.baFlags & (SYN | ACK)) == SYN;
+            if (aOpens != bOpens) {
+                return aOpens;
+            }
+        }
+        if (aPort != 0 || bPort != 0) {
+            int byPorts = ServicePorts.initiatorByPorts(aPort, bPort);
+            if (byPorts != 0) {
+                return byPorts > 0;
+            }
+        }
+        return e.firstAb;
+    }
+
+    private static int compare(long hi1, long lo1, int port1, long hi2, long lo2, int port2) {
+        int c = Long.compareUnsigned(hi1, hi2);
+        if (c == 0) {
+            c = Long.compareUnsigned(lo1, lo2);
+        }
+        return c != 0 ? c : Integer.compare(port1, port2);
+    }
+
+    /** Exporter, domain and the 5-tuple with the lower end ({@code a}) first. */
+    private record Key(long exHi, long exLo, long domain, long aHi, long aLo, long bHi, long bLo, int ports, int proto) {
+    }
+
+    /** One conversation being joined: both directions' counts and the times seen. */
+    private static final class Entry {
+        final Key key;
+        final String exporter;
+        final long domain;
+        final long firstMs;
+        final boolean firstAb;
+        long lastMs;
+        long start = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
+        long abBytes;
+        long abPackets;
+        int abFlags;
+        long baBytes;
+        long baPackets;
+        int baFlags;
+        long rate = 1;
+
+        Entry(Key key, String exporter, long domain, long firstMs, boolean firstAb) {
+            this.key = key;
+            this.exporter = exporter;
+            this.domain = domain;
+            this.firstMs = firstMs;
+            this.firstAb = firstAb;
+            this.lastMs = firstMs;
+        }
+
+        void add(boolean ab, long bytes, long packets, int flags) {
+            if (ab) {
+                abBytes += bytes;
+                abPackets += packets;
+                abFlags |= flags;
+            } else {
+                baBytes += bytes;
+                baPackets += packets;
+                baFlags |= flags;
+            }
+        }
+    }
+}

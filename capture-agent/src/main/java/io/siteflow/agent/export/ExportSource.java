@@ -1,0 +1,245 @@
+package io.siteflow.agent.export;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.siteflow.agent.capture.CaptureFailure;
+import io.siteflow.agent.capture.CaptureStats;
+import io.siteflow.agent.flow.FlowSink;
+import io.siteflow.agent.flow.FlowTableConfig;
+import io.siteflow.agent.metrics.CaptureReadings;
+import io.siteflow.agent.source.FlowSource;
+import io.siteflow.model.IpAddresses;
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code siteflow collect}'s source: a UDP socket that receives NetFlow v5/v9 and IPFIX datagrams, decodes them
+ * ({@link ExportDecoder}), joins the directions ({@link BiflowJoiner}) and gives the records to the sink. The socket is
+ * bound when the source is opened, so the caller can say where it listens before the run starts. One thread receives
+ * and decodes ({@link #run}); exporters outside {@code --exporter} are refused and counted.
+ *
+ * <p>{@link #stats()}: {@code received} is flow records decoded, {@code droppedKernel} is what the sequence numbers
+ * say was lost (records for v5 and IPFIX, export packets for v9), as the heartbeat carries a capture's kernel drops.
+ */
+public final class ExportSource implements FlowSource {
+    private static final Logger LOG = LoggerFactory.getLogger(ExportSource.class);
+    private static final long EXPIRY_EVERY_MS = 100;
+    private static final int DRAIN_BATCH = 1_000;
+
+    private final CollectSettings settings;
+    private final DatagramChannel channel;
+    private final Selector selector;
+    private final String name;
+    private final String agent;
+    private final String runId;
+    private final FlowTableConfig table;
+    private final ExportCounters counters = new ExportCounters();
+    private final ExportDecoder decoder;
+    private final Set<InetAddress> allowed;
+    private final Map<InetAddress, ExporterState> exporters = new HashMap<>();
+    private volatile boolean stopped;
+    private volatile BiflowJoiner joiner;
+    private final CaptureReadings readings = new JoinerReadings(() -> joiner);
+    private volatile long exporterCount;
+
+    private ExportSource(CollectSettings settings, DatagramChannel channel, Selector selector, String name, String agent,
+            String runId, FlowTableConfig table) {
+        this.settings = settings;
+        this.channel = channel;
+        this.selector = selector;
+        this.name = name;
+        this.agent = agent;
+        this.runId = runId;
+        this.table = table;
+        this.allowed = new HashSet<>(settings.exporters());
+        this.decoder = new ExportDecoder(counters, settings.sampling(), settings.templateLifetime().toMillis(),
+                settings.maxTemplates(), settings.maxDomains());
+    }
+
+    /**
+     * Binds the socket.
+     *
+     * @param agent the agent id records carry
+     * @param runId the prefix of record ids
+     * @param table the agent's flow-table settings (active and idle timeouts, max flows) the joiner follows
+     * @throws CaptureFailure when the address cannot be bound (in use, not local, no permission)
+     */
+    public static ExportSource open(CollectSettings settings, String agent, String runId, FlowTableConfig table)
+            throws CaptureFailure {
+        InetSocketAddress listen = settings.listen();
+        String where = listen.getAddress().getHostAddress() + ":" + listen.getPort();
+        DatagramChannel channel = null;
+        try {
+            channel = DatagramChannel.open(listen.getAddress() instanceof Inet4Address
+                    ? java.net.StandardProtocolFamily.INET : java.net.StandardProtocolFamily.INET6);
+            channel.setOption(StandardSocketOptions.SO_RCVBUF, settings.receiveBufferBytes());
+            channel.bind(listen);
+            channel.configureBlocking(false);
+            Selector selector = Selector.open();
+            channel.register(selector, SelectionKey.OP_READ);
+            InetSocketAddress bound = (InetSocketAddress) channel.getLocalAddress();
+            return new ExportSource(settings, channel, selector,
+                    bound.getAddress().getHostAddress() + ":" + bound.getPort(), agent, runId, table);
+        } catch (IOException e) {
+            if (channel != null) {
+                try {
+                    channel.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw new CaptureFailure("collect: cannot listen on udp " + where + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The address and port listened on ({@code 127.0.0.1:2055}); records carry it as {@code iface}. */
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** The port listened on (the one chosen when asked for port 0). */
+    public int port() {
+        return Integer.parseInt(name.substring(name.lastIndexOf(':') + 1));
+    }
+
+    /** The collector's own counters; safe from any thread. */
+    public ExportCounters counters() {
+        return counters;
+    }
+
+    @Override
+    public void run(FlowSink sink) throws CaptureFailure {
+        BiflowJoiner j = new BiflowJoiner(agent, name, runId, table, sink::accept);
+        joiner = j;
+        ByteBuffer buf = ByteBuffer.allocate(65536);
+        long lastExpiry = 0;
+        try {
+            while (!stopped) {
+                selector.select(EXPIRY_EVERY_MS);
+                selector.selectedKeys().clear();
+                drain(buf, j);
+                long now = System.currentTimeMillis();
+                if (now - lastExpiry >= EXPIRY_EVERY_MS) {
+                    j.expire(now);
+                    lastExpiry = now;
+                }
+            }
+            while (drain(buf, j) == DRAIN_BATCH) {
+                // what reached the socket before the stop is decoded too
+            }
+        } catch (IOException e) {
+            throw new CaptureFailure("collect: udp " + name + ": " + e.getMessage(), e);
+        }
+        j.flushAll();
+        sink.flush();
+    }
+
+    /**
+     * Decodes the datagrams waiting in the socket, at most {@link #DRAIN_BATCH} (the run checks for a stop and expires
+     * conversations between batches); returns how many.
+     */
+    private int drain(ByteBuffer buf, BiflowJoiner j) throws IOException {
+        SocketAddress from;
+        int n = 0;
+        for (; n < DRAIN_BATCH && (from = channel.receive(buf.clear())) != null; n++) {
+            long now = System.currentTimeMillis();
+            buf.flip();
+            ExporterState ex = exporter(((InetSocketAddress) from).getAddress());
+            if (ex != null) {
+                j.now(now);
+                decoder.decode(ex, buf, now, j);
+            }
+        }
+        return n;
+    }
+
+    private ExporterState exporter(InetAddress address) {
+        ExporterState ex = exporters.get(address);
+        if (ex != null) {
+            return ex;
+        }
+        if (!allowed.isEmpty() && !allowed.contains(address) || exporters.size() >= settings.maxExporters()) {
+            if (counters.refused() == 0) {
+                LOG.warn("collect: datagrams from {} refused ({}); further ones are counted, not logged",
+                        address.getHostAddress(), allowed.isEmpty() ? "more than " + settings.maxExporters()
+                                + " exporters" : "not an --exporter");
+            }
+            counters.refuse();
+            return null;
+        }
+        ByteBuffer raw = ByteBuffer.wrap(address.getAddress()); // no scope id, unlike the text form
+        long hi = raw.remaining() == 4 ? 0 : raw.getLong();
+        long lo = raw.remaining() == 4 ? IpAddresses.v4Lo(raw.getInt()) : raw.getLong();
+        ex = new ExporterState(hi, lo, IpAddresses.format(hi, lo));
+        exporters.put(address, ex);
+        exporterCount = exporters.size();
+        LOG.info("collect: first datagram from exporter {}", ex.address());
+        return ex;
+    }
+
+    @Override
+    public void stop() {
+        stopped = true;
+        selector.wakeup();
+    }
+
+    @Override
+    public CaptureStats stats() {
+        return new CaptureStats(counters.records(), counters.lostRecords() + counters.lostPackets(), 0);
+    }
+
+    @Override
+    public CaptureReadings readings() {
+        return readings;
+    }
+
+    @Override
+    public List<String> problems() {
+        return List.of();
+    }
+
+    @Override
+    public void registerMeters(MeterRegistry registry) {
+        ExportMeters.register(registry, counters);
+    }
+
+    @Override
+    public List<String> summary() {
+        ExportCounters c = counters;
+        BiflowJoiner j = joiner;
+        String malformed = c.malformedByKind().isEmpty() ? "" : " " + c.malformedByKind();
+        return List.of(
+                String.format("%s: %d datagrams from %d exporters, %d refused; %d flow records, %d options records",
+                        name, c.datagrams(), exporterCount, c.refused(), c.records(), c.optionsRecords()),
+                String.format("lost by sequence numbers: %d records (v5, IPFIX), %d export packets (v9); %d sequence "
+                        + "resets; %d malformed%s", c.lostRecords(), c.lostPackets(), c.sequenceResets(),
+                        c.malformedTotal(), malformed),
+                String.format("%d conversations, %d evicted early", j == null ? 0 : j.created(),
+                        j == null ? 0 : j.evictions()));
+    }
+
+    @Override
+    public void close() {
+        try {
+            selector.close();
+            channel.close();
+        } catch (IOException e) {
+            LOG.debug("collect: closing udp {}", name, e);
+        }
+    }
+}

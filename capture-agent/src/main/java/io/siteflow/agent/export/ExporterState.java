@@ -1,0 +1,49 @@
+package io.siteflow.agent.export;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What the collector keeps per exporter (by source address): per observation domain (and protocol version) its
+ * templates, its export sequence and the sampling rate it announced. Templates and domains are bounded per exporter
+ * so that a flood cannot exhaust memory. Used on the decoding thread only; not thread-safe.
+ */
+public final class ExporterState {
+    final long hi;
+    final long lo;
+    final String address;
+    private final Map<Long, Domain> domains = new HashMap<>();
+    /** Templates held over all domains. */
+    int templates;
+
+    ExporterState(long hi, long lo, String address) {
+        this.hi = hi;
+        this.lo = lo;
+        this.address = address;
+    }
+
+    /** The exporter's address as records carry it ({@code 192.0.2.1}, {@code 2001:db8::1}). */
+    public String address() {
+        return address;
+    }
+
+    /** The domain's state, created when new and below {@code maxDomains}; null beyond the bound. */
+    Domain domain(int version, long id, int maxDomains) {
+        Long key = ((long) version << 32) | id;
+        Domain d = domains.get(key);
+        if (d == null && domains.size() < maxDomains) {
+            d = new Domain();
+            domains.put(key, d);
+        }
+        return d;
+    }
+
+    /** One observation domain of one exporter: templates by id, sequence, announced sampling rate. */
+    static final class Domain {
+        final Map<Integer, Template> templates = new HashMap<>();
+        boolean sequenceKnown;
+        long nextSequence;
+        /** Sampling rate from an options data record (0: none announced). */
+        long sampling;
+    }
+}

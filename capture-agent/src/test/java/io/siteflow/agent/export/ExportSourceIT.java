@@ -1,0 +1,83 @@
+package io.siteflow.agent.export;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.siteflow.agent.flow.FlowSink;
+import io.siteflow.agent.flow.FlowTableConfig;
+import io.siteflow.agent.metrics.AgentMetrics;
+import io.siteflow.model.FlowRecord;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The collector's UDP source on loopback: datagrams of an exporter outside {@code --exporter} are refused and counted,
+ * the accepted exporter's flows become records naming it, a stop flushes what is held, and the counts reach the
+ * {@code siteflow_agent_collect_*} meters.
+ */
+class ExportSourceIT {
+
+    private static void send(String from, int port, ByteBuffer datagram) throws Exception {
+        try (DatagramSocket s = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(from), 0))) {
+            s.send(new DatagramPacket(datagram.array(), datagram.limit(), InetAddress.getLoopbackAddress(), port));
+        }
+    }
+
+    @Test
+    void refusesExportersOutsideTheListAndNamesTheAcceptedOneInItsRecords() throws Exception {
+        CollectSettings settings = CollectSettings.defaults(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                List.of(InetAddress.getByName("127.0.0.2")), 1);
+        List<FlowRecord> records = new CopyOnWriteArrayList<>();
+        try (ExportSource source = ExportSource.open(settings, "edge-b", "run", FlowTableConfig.DEFAULTS);
+                AgentMetrics metrics = AgentMetrics.start(null, null, source.readings(), source)) {
+            source.registerMeters(metrics.registry());
+            CompletableFuture<Void> run = CompletableFuture.runAsync(() -> {
+                try {
+                    source.run(FlowSink.to(records::add));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            ByteBuffer v5 = Datagram.v5(1, 0, 1_764_000_000L, 0, 0, 0, 0)
+                    .v5Record(Datagram.ip("10.2.0.20"), Datagram.ip("10.1.0.10"), 3, 180, 0, 0, 40112, 1521, 0x18, 6)
+                    .build();
+
+            send("127.0.0.1", source.port(), v5);
+            send("127.0.0.2", source.port(), v5);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> source.counters().refused() == 1 && source.counters().records() == 1);
+            assertThat(records).isEmpty(); // held for the active timeout
+            source.stop();
+            run.get(30, TimeUnit.SECONDS);
+
+            assertThat(records).singleElement().satisfies(r -> {
+                assertThat(r.exporter()).isEqualTo("127.0.0.2");
+                assertThat(r.observationDomain()).isZero();
+                assertThat(r.iface()).isEqualTo("127.0.0.1:" + source.port());
+                assertThat(r.src() + ":" + r.srcPort() + ">" + r.dst() + ":" + r.dstPort() + " " + r.bytes() + "B "
+                        + r.packets() + "P").isEqualTo("10.2.0.20:40112>10.1.0.10:1521 180B 3P");
+                assertThat(r.isFinal()).isTrue();
+            });
+            assertThat(source.stats().received()).isEqualTo(1);
+            assertThat(source.summary()).containsExactly(
+                    "127.0.0.1:" + source.port() + ": 1 datagrams from 1 exporters, 1 refused; 1 flow records, "
+                            + "0 options records",
+                    "lost by sequence numbers: 0 records (v5, IPFIX), 0 export packets (v9); 0 sequence resets; "
+                            + "0 malformed",
+                    "1 conversations, 0 evicted early");
+            assertThat(metrics.scrape()).contains("siteflow_agent_collect_refused_total 1.0",
+                    "siteflow_agent_collect_datagrams_total 1.0", "siteflow_agent_collect_records_total 1.0",
+                    "siteflow_agent_collect_malformed_total{kind=\"no_template\"} 0.0",
+                    "siteflow_agent_collect_lost_total{unit=\"records\"} 0.0");
+        }
+    }
+}
