@@ -16,24 +16,29 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code siteflow collect}: flow exports from routers (NetFlow v5/v9, IPFIX) into the agent's flow records. */
+/** {@code siteflow collect}: flow exports from routers (NetFlow v5/v9, IPFIX, sFlow v5) into the agent's flow records. */
 @Command(name = "collect", separator = " ", mixinStandardHelpOptions = true, sortOptions = false,
         usageHelpAutoWidth = true,
-        header = "Collect NetFlow v5/v9 and IPFIX exports into flow records (JSON, Kafka), as capture writes them.",
+        header = "Collect NetFlow v5/v9, IPFIX and sFlow v5 exports into flow records (JSON, Kafka), as capture "
+                + "writes them.",
         description = {
             "Listen on a UDP port for the flow exports of routers, firewalls and probes",
-            "(NetFlow v5, NetFlow v9, IPFIX), join the two directions of each conversation",
+            "(NetFlow v5, NetFlow v9, IPFIX; sFlow v5 on a second port with --sflow: the",
+            "sampled packet headers decoded as capture decodes packets, scaled by the",
+            "sampling rate; counter samples counted), join the two directions of each conversation",
             "into one record (the initiator from TCP SYN flags, else the port rule capture",
             "uses), scale sampled counts by the exporter's sampling rate (options data or",
             "--sampling), and publish the records as capture does: JSON lines (--json)",
             "and/or Kafka (--bootstrap, with the disk spool). Records name the exporter and",
             "its observation domain. Export loss is counted from sequence numbers (records",
-            "for v5 and IPFIX, export packets for v9) and sent in the heartbeat as drops.",
+            "for v5 and IPFIX, export packets for v9, datagrams for sFlow) and sent in the",
+            "heartbeat as drops.",
             "SIGINT/SIGTERM flush every held conversation and exit 0.",
             "See capture-agent/docs/collect.md.",
             "",
             "Examples:",
             "  siteflow collect --listen 0.0.0.0:2055 --json=flows.jsonl --agent edge-a",
+            "  siteflow collect --listen 0.0.0.0:2055 --sflow 0.0.0.0:6343 --json=flows.jsonl --agent edge-a",
             "  siteflow collect --listen 0.0.0.0:4739 --bootstrap kafka1:9092 \\",
             "      --agent edge-a --exporter 192.0.2.1 --exporter 192.0.2.2 --sampling 100",
             ""},
@@ -46,10 +51,17 @@ public final class CollectCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--listen", required = true, paramLabel = "ADDRESS:PORT",
-            description = "The UDP address and port exporters send to: 0.0.0.0:2055 (NetFlow), 0.0.0.0:4739 (IPFIX), "
-                    + "[::]:2055 for IPv6. One port takes every version.")
+    @Option(names = "--listen", paramLabel = "ADDRESS:PORT",
+            description = "The UDP address and port exporters send NetFlow and IPFIX to: 0.0.0.0:2055 (NetFlow), "
+                    + "0.0.0.0:4739 (IPFIX), [::]:2055 for IPv6. One port takes every version. This, --sflow or "
+                    + "both is needed.")
     String listen;
+
+    @Option(names = "--sflow", paramLabel = "ADDRESS:PORT",
+            description = "The UDP address and port agents send sFlow v5 to: 0.0.0.0:6343. Flow samples' packet "
+                    + "headers are decoded as capture decodes packets and scaled by their sampling rate (records "
+                    + "marked sampled); counter samples are counted. This, --listen or both is needed.")
+    String sflow;
 
     @Option(names = "--exporter", paramLabel = "ADDRESS",
             description = "Accept datagrams of this exporter only (an IP address; repeat for several). Datagrams of "
@@ -119,7 +131,11 @@ public final class CollectCommand implements Callable<Integer> {
 
     /** Validates the options; a bad value is a usage error naming the option. */
     CaptureOptions options() {
-        CaptureOptionsBuilder b = CaptureOptions.builder().listen(listen).sampling(sampling).agent(agent)
+        if (listen == null && sflow == null) {
+            throw new ParameterException(spec.commandLine(), "one of --listen ADDRESS:PORT (NetFlow v5/v9, IPFIX) "
+                    + "and --sflow ADDRESS:PORT (sFlow v5) is needed, or both");
+        }
+        CaptureOptionsBuilder b = CaptureOptions.builder().listen(listen).sflow(sflow).sampling(sampling).agent(agent)
                 .bootstrap(kafkaOptions.bootstrap()).kafkaConfig(kafkaOptions.config()).kafka(kafkaOptions.properties())
                 .spoolDir(spoolDir).spoolMaxMb(spoolMaxMb).json(json).metricsPort(metricsPort).metricsBind(metricsBind)
                 .activeTimeoutSeconds(activeTimeout).idleTimeoutSeconds(idleTimeout).maxFlows(maxFlows)

@@ -105,8 +105,11 @@ public record CaptureOptions(
 
     /** The interface, file name or listening address, as records and reports name the capture point. */
     public String sourceName() {
-        return live() ? iface : collecting() ? collect.listen().getAddress().getHostAddress() + ":"
-                + collect.listen().getPort() : file.getFileName().toString();
+        if (collecting()) {
+            var at = collect.listen() != null ? collect.listen() : collect.sflow();
+            return at.getAddress().getHostAddress() + ":" + at.getPort();
+        }
+        return live() ? iface : file.getFileName().toString();
     }
 
     /** Settings for the start-up log line, Kafka properties in key order with secrets masked ({@link Secrets}). */

@@ -75,6 +75,7 @@ public final class CaptureOptionsBuilder {
     private String order = ReportOrder.TEN_SECONDS.flag();
     private boolean bytes;
     private String listen;
+    private String sflow;
     private final List<String> exporters = new ArrayList<>();
     private int sampling = CollectSettings.DEFAULT_SAMPLING;
     private int templateLifetimeSeconds = CollectSettings.DEFAULT_TEMPLATE_LIFETIME_SECONDS;
@@ -100,6 +101,12 @@ public final class CaptureOptionsBuilder {
      */
     public CaptureOptionsBuilder listen(String listen) {
         this.listen = listen;
+        return this;
+    }
+
+    /** {@code siteflow collect}: listen for sFlow v5 datagrams on {@code ADDRESS:PORT} too (or alone). */
+    public CaptureOptionsBuilder sflow(String sflow) {
+        this.sflow = sflow;
         return this;
     }
 
@@ -293,13 +300,15 @@ public final class CaptureOptionsBuilder {
      *                                  {@code --snaplen 10: must be 64-262144}
      */
     public CaptureOptions build() {
-        if (listen == null && (iface == null) == (file == null)) {
+        boolean collecting = listen != null || sflow != null;
+        if (!collecting && (iface == null) == (file == null)) {
             throw new IllegalArgumentException("one of -i IFACE and -r FILE is needed, not both");
         }
-        if (listen != null && (iface != null || file != null)) {
-            throw new IllegalArgumentException("--listen collects flow exports: no -i IFACE or -r FILE with it");
+        if (collecting && (iface != null || file != null)) {
+            throw new IllegalArgumentException((listen != null ? "--listen" : "--sflow")
+                    + " collects flow exports: no -i IFACE or -r FILE with it");
         }
-        CollectSettings collect = listen == null ? null : collectSettings();
+        CollectSettings collect = collecting ? collectSettings() : null;
         List<Cidr> remote = new ArrayList<>(cidrs);
         for (String c : cidrTexts) {
             try {
@@ -410,27 +419,33 @@ public final class CaptureOptionsBuilder {
         for (String e : exporters) {
             accepted.add(address("--exporter " + e, e));
         }
-        int colon = listen.lastIndexOf(':');
+        InetSocketAddress at = listen == null ? null : socketAddress("--listen", listen);
+        InetSocketAddress sflowAt = sflow == null ? null : socketAddress("--sflow", sflow);
+        return new CollectSettings(at, accepted, sampling, Duration.ofSeconds(templateLifetimeSeconds),
+                CollectSettings.DEFAULT_MAX_TEMPLATES, CollectSettings.DEFAULT_MAX_DOMAINS,
+                CollectSettings.DEFAULT_MAX_EXPORTERS, CollectSettings.DEFAULT_RECEIVE_BUFFER, sflowAt);
+    }
+
+    /** {@code ADDRESS:PORT} or {@code [IPv6]:PORT} of {@code option}. */
+    private InetSocketAddress socketAddress(String option, String text) {
+        int colon = text.lastIndexOf(':');
         if (colon < 0) {
-            throw invalid("--listen " + listen + ": expected ADDRESS:PORT (0.0.0.0:2055, [::]:4739)");
+            throw invalid(option + " " + text + ": expected ADDRESS:PORT (0.0.0.0:2055, [::]:4739)");
         }
-        String host = listen.substring(0, colon);
+        String host = text.substring(0, colon);
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
         }
         int port;
         try {
-            port = Integer.parseInt(listen.substring(colon + 1));
+            port = Integer.parseInt(text.substring(colon + 1));
         } catch (NumberFormatException e) {
             port = -1;
         }
         if (port < 0 || port > 65535) {
-            throw invalid("--listen " + listen + ": \"" + listen.substring(colon + 1) + "\" is not a port (0-65535)");
+            throw invalid(option + " " + text + ": \"" + text.substring(colon + 1) + "\" is not a port (0-65535)");
         }
-        InetSocketAddress at = new InetSocketAddress(address("--listen " + listen, host), port);
-        return new CollectSettings(at, accepted, sampling, Duration.ofSeconds(templateLifetimeSeconds),
-                CollectSettings.DEFAULT_MAX_TEMPLATES, CollectSettings.DEFAULT_MAX_DOMAINS,
-                CollectSettings.DEFAULT_MAX_EXPORTERS, CollectSettings.DEFAULT_RECEIVE_BUFFER);
+        return new InetSocketAddress(address(option + " " + text, host), port);
     }
 
     /** An IP literal (no name lookup). */

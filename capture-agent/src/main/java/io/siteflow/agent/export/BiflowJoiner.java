@@ -19,7 +19,8 @@ import java.util.function.Consumer;
  * <p>The initiator ({@code src}): the end whose direction has SYN without ACK in its exported TCP flags when exactly
  * one does; else the flow table's port rule ({@link ServicePorts#initiatorByPorts}: the end on a known service port
  * or the higher port is the client); else the end that sent the first record. Records carry no frame bytes
- * ({@code frameBytes} 0: exporters count IP bytes). Used on the decoding thread only; not thread-safe.
+ * ({@code frameBytes} 0: exporters count IP bytes), except sFlow's, which carry the sampled frames' length, scaled.
+ * Used on the decoding thread only; not thread-safe.
  */
 public final class BiflowJoiner implements ExportReceiver {
     private static final int FIN = 0x01;
@@ -28,7 +29,8 @@ public final class BiflowJoiner implements ExportReceiver {
     private static final int ACK = 0x10;
 
     private final String agent;
-    private final String iface;
+    private String iface;
+    private int kind;
     private final String runId;
     private final long activeMs;
     private final long idleMs;
@@ -57,6 +59,15 @@ public final class BiflowJoiner implements ExportReceiver {
         this.out = out;
     }
 
+    /**
+     * Sets the socket the records that follow came from: records name it as {@code iface}, and conversations of
+     * different sockets ({@code kind}: 0 NetFlow/IPFIX, 1 sFlow) are kept apart.
+     */
+    public void source(String iface, int kind) {
+        this.iface = iface;
+        this.kind = kind;
+    }
+
     /** Sets the arrival time of the records that follow (epoch ms), used for the timeouts. */
     public void now(long nowMs) {
         this.nowMs = nowMs;
@@ -71,10 +82,10 @@ public final class BiflowJoiner implements ExportReceiver {
         int c = compare(f.srcHi, f.srcLo, f.srcPort, f.dstHi, f.dstLo, f.dstPort);
         boolean ab = c <= 0;
         Key key = ab
-                ? new Key(exporter.hi, exporter.lo, domain, f.srcHi, f.srcLo, f.dstHi, f.dstLo, f.srcPort << 16 | f.dstPort,
-                f.proto)
-                : new Key(exporter.hi, exporter.lo, domain, f.dstHi, f.dstLo, f.srcHi, f.srcLo, f.dstPort << 16 | f.srcPort,
-                f.proto);
+                ? new Key(kind, exporter.hi, exporter.lo, domain, f.srcHi, f.srcLo, f.dstHi, f.dstLo,
+                f.srcPort << 16 | f.dstPort, f.proto)
+                : new Key(kind, exporter.hi, exporter.lo, domain, f.dstHi, f.dstLo, f.srcHi, f.srcLo,
+                f.dstPort << 16 | f.srcPort, f.proto);
         Entry e = entries.get(key);
         if (e == null) {
             if (entries.size() >= maxFlows) {
@@ -83,15 +94,15 @@ public final class BiflowJoiner implements ExportReceiver {
                 eldest.remove();
                 evictions++;
             }
-            e = new Entry(key, exporter.address, domain, nowMs, ab);
+            e = new Entry(key, iface, exporter.address, domain, nowMs, ab);
             entries.put(key, e);
             created++;
             held = entries.size();
         }
         long rate = Math.max(sampling, 1);
-        e.add(ab, f.bytes * rate, f.packets * rate, f.tcpFlags);
+        e.add(ab, f.bytes * rate, f.packets * rate, f.frameBytes * rate, f.tcpFlags);
         if (f.biflow) {
-            e.add(!ab, f.rbytes * rate, f.rpackets * rate, f.rtcpFlags);
+            e.add(!ab, f.rbytes * rate, f.rpackets * rate, 0, f.rtcpFlags);
         }
         e.rate = Math.max(e.rate, rate);
         long start = f.startMs >= 0 ? f.startMs : nowMs;
@@ -153,18 +164,18 @@ public final class BiflowJoiner implements ExportReceiver {
         int aPort = k.ports >>> 16;
         int bPort = k.ports & 0xFFFF;
         boolean aInitiates = initiatorIsA(k.proto == 6, e, aPort, bPort);
-        FlowRecord.Builder b = FlowRecord.builder().id(runId + "-" + (++counter)).agent(agent).iface(iface)
+        FlowRecord.Builder b = FlowRecord.builder().id(runId + "-" + (++counter)).agent(agent).iface(e.iface)
                 .time(e.start, e.end).exporter(e.exporter, e.domain)
                 .sampled(e.rate > 1 ? (int) Math.min(e.rate, Integer.MAX_VALUE) : null)
                 .isFinal(ended || ((e.abFlags | e.baFlags) & (FIN | RST)) != 0);
         String a = IpAddresses.format(k.aHi, k.aLo);
         String bAddr = IpAddresses.format(k.bHi, k.bLo);
         if (aInitiates) {
-            b.endpoints(k.proto, a, aPort, bAddr, bPort).forward(e.abBytes, e.abPackets, 0, e.abFlags)
-                    .reverse(e.baBytes, e.baPackets, 0, e.baFlags);
+            b.endpoints(k.proto, a, aPort, bAddr, bPort).forward(e.abBytes, e.abPackets, e.abFrames, e.abFlags)
+                    .reverse(e.baBytes, e.baPackets, e.baFrames, e.baFlags);
         } else {
-            b.endpoints(k.proto, bAddr, bPort, a, aPort).forward(e.baBytes, e.baPackets, 0, e.baFlags)
-                    .reverse(e.abBytes, e.abPackets, 0, e.abFlags);
+            b.endpoints(k.proto, bAddr, bPort, a, aPort).forward(e.baBytes, e.baPackets, e.baFrames, e.baFlags)
+                    .reverse(e.abBytes, e.abPackets, e.abFrames, e.abFlags);
         }
         out.accept(b.build());
     }
@@ -194,13 +205,14 @@ public final class BiflowJoiner implements ExportReceiver {
         return c != 0 ? c : Integer.compare(port1, port2);
     }
 
-    /** Exporter, domain and the 5-tuple with the lower end ({@code a}) first. */
-    private record Key(long exHi, long exLo, long domain, long aHi, long aLo, long bHi, long bLo, int ports, int proto) {
+    /** Socket kind, exporter, domain and the 5-tuple with the lower end ({@code a}) first. */
+    private record Key(int kind, long exHi, long exLo, long domain, long aHi, long aLo, long bHi, long bLo, int ports, int proto) {
     }
 
     /** One conversation being joined: both directions' counts and the times seen. */
     private static final class Entry {
         final Key key;
+        final String iface;
         final String exporter;
         final long domain;
         final long firstMs;
@@ -210,14 +222,17 @@ public final class BiflowJoiner implements ExportReceiver {
         long end = Long.MIN_VALUE;
         long abBytes;
         long abPackets;
+        long abFrames;
         int abFlags;
         long baBytes;
         long baPackets;
+        long baFrames;
         int baFlags;
         long rate = 1;
 
-        Entry(Key key, String exporter, long domain, long firstMs, boolean firstAb) {
+        Entry(Key key, String iface, String exporter, long domain, long firstMs, boolean firstAb) {
             this.key = key;
+            this.iface = iface;
             this.exporter = exporter;
             this.domain = domain;
             this.firstMs = firstMs;
@@ -225,14 +240,16 @@ public final class BiflowJoiner implements ExportReceiver {
             this.lastMs = firstMs;
         }
 
-        void add(boolean ab, long bytes, long packets, int flags) {
+        void add(boolean ab, long bytes, long packets, long frames, int flags) {
             if (ab) {
                 abBytes += bytes;
                 abPackets += packets;
+                abFrames += frames;
                 abFlags |= flags;
             } else {
                 baBytes += bytes;
                 baPackets += packets;
+                baFrames += frames;
                 baFlags |= flags;
             }
         }

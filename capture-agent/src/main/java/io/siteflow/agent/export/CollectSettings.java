@@ -10,7 +10,8 @@ import java.util.stream.Collectors;
  * What {@code siteflow collect} is told: where to listen, which exporters to accept, the default sampling rate, and
  * the bounds of what one exporter may make the collector hold.
  *
- * @param listen           UDP address and port for NetFlow v5/v9 and IPFIX datagrams (port 0: any free one)
+ * @param listen           UDP address and port for NetFlow v5/v9 and IPFIX datagrams (port 0: any free one); null
+ *                         when only sFlow is collected
  * @param exporters        the exporters whose datagrams are decoded; empty: every exporter
  * @param sampling         the sampling rate (1 in N) of exporters that announce none; 1: counts are not scaled
  * @param templateLifetime a template not refreshed for this long is dropped (UDP, RFC 7011 8.4)
@@ -18,10 +19,11 @@ import java.util.stream.Collectors;
  * @param maxDomains       observation domains held per exporter; more are refused and counted
  * @param maxExporters     exporters held at once when {@code exporters} is empty; datagrams of more are refused
  * @param receiveBufferBytes the socket's receive buffer asked of the kernel (SO_RCVBUF; capped by rmem_max)
+ * @param sflow            UDP address and port for sFlow v5 datagrams ({@code --sflow}); null: no sFlow socket
  */
 public record CollectSettings(InetSocketAddress listen, List<InetAddress> exporters, int sampling,
                               Duration templateLifetime, int maxTemplates, int maxDomains, int maxExporters,
-                              int receiveBufferBytes) {
+                              int receiveBufferBytes, InetSocketAddress sflow) {
     public static final int DEFAULT_SAMPLING = 1;
     public static final int DEFAULT_TEMPLATE_LIFETIME_SECONDS = 1800;
     public static final int DEFAULT_MAX_TEMPLATES = 512;
@@ -31,6 +33,9 @@ public record CollectSettings(InetSocketAddress listen, List<InetAddress> export
 
     public CollectSettings {
         exporters = List.copyOf(exporters);
+        if (listen == null && sflow == null) {
+            throw new IllegalArgumentException("collect needs --listen ADDRESS:PORT or --sflow ADDRESS:PORT (or both)");
+        }
         if (sampling < 1) {
             throw new IllegalArgumentException("--sampling " + sampling + ": must be 1 or more");
         }
@@ -42,6 +47,13 @@ public record CollectSettings(InetSocketAddress listen, List<InetAddress> export
         }
     }
 
+    /** Without an sFlow socket. */
+    public CollectSettings(InetSocketAddress listen, List<InetAddress> exporters, int sampling,
+            Duration templateLifetime, int maxTemplates, int maxDomains, int maxExporters, int receiveBufferBytes) {
+        this(listen, exporters, sampling, templateLifetime, maxTemplates, maxDomains, maxExporters,
+                receiveBufferBytes, null);
+    }
+
     /** Listening on {@code listen} with every default. */
     public static CollectSettings defaults(InetSocketAddress listen, List<InetAddress> exporters, int sampling) {
         return new CollectSettings(listen, exporters, sampling, Duration.ofSeconds(DEFAULT_TEMPLATE_LIFETIME_SECONDS),
@@ -50,9 +62,13 @@ public record CollectSettings(InetSocketAddress listen, List<InetAddress> export
 
     /** For the start-up log line. */
     public String describe() {
-        return "listen=" + listen.getAddress().getHostAddress() + ":" + listen.getPort()
+        return "listen=" + where(listen) + " sflow=" + where(sflow)
                 + " exporters=" + (exporters.isEmpty() ? "any" : exporters.stream().map(InetAddress::getHostAddress)
                 .collect(Collectors.joining(",", "[", "]")))
                 + " sampling=" + sampling + " templateLifetime=" + templateLifetime.toSeconds() + "s";
+    }
+
+    private static String where(InetSocketAddress a) {
+        return a == null ? "none" : a.getAddress().getHostAddress() + ":" + a.getPort();
     }
 }

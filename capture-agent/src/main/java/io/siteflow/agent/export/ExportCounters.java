@@ -25,6 +25,14 @@ public final class ExportCounters {
     private final AtomicLong lostPackets = new AtomicLong();
     private final AtomicLong sequenceResets = new AtomicLong();
     private final AtomicLong templatesExpired = new AtomicLong();
+    private final AtomicLong sflowFlowSamples = new AtomicLong();
+    private final AtomicLong sflowPackets = new AtomicLong();
+    private final AtomicLong sflowNotIp = new AtomicLong();
+    private final AtomicLong sflowCounterSamples = new AtomicLong();
+    private final AtomicLong sflowInterfaceCounters = new AtomicLong();
+    private final AtomicLong sflowSkippedRecords = new AtomicLong();
+    private final AtomicLong sflowLostDatagrams = new AtomicLong();
+    private final AtomicLong sflowAgentDrops = new AtomicLong();
     private final AtomicLongArray malformed = new AtomicLongArray(KINDS.length);
     private final AtomicReferenceArray<String> first = new AtomicReferenceArray<>(KINDS.length);
 
@@ -58,6 +66,38 @@ public final class ExportCounters {
 
     void templateExpired() {
         templatesExpired.incrementAndGet();
+    }
+
+    void countSflowFlowSample() {
+        sflowFlowSamples.incrementAndGet();
+    }
+
+    void countSflowPacket() {
+        sflowPackets.incrementAndGet();
+    }
+
+    void countSflowNotIp() {
+        sflowNotIp.incrementAndGet();
+    }
+
+    void countSflowCounterSample() {
+        sflowCounterSamples.incrementAndGet();
+    }
+
+    void countSflowInterfaceCounters() {
+        sflowInterfaceCounters.incrementAndGet();
+    }
+
+    void countSflowSkippedRecord() {
+        sflowSkippedRecords.incrementAndGet();
+    }
+
+    void sflowLostDatagrams(long n) {
+        sflowLostDatagrams.addAndGet(n);
+    }
+
+    void sflowAgentDrops(long n) {
+        sflowAgentDrops.addAndGet(n);
     }
 
     /** Counts one fault; logs it when it is the first of its kind. The message names exporter and offset. */
@@ -106,6 +146,49 @@ public final class ExportCounters {
     /** Templates dropped because the exporter did not refresh them within the template lifetime. */
     public long templatesExpired() {
         return templatesExpired.get();
+    }
+
+    /** sFlow flow samples and expanded flow samples read. */
+    public long sflowFlowSamples() {
+        return sflowFlowSamples.get();
+    }
+
+    /** sFlow sampled packet headers decoded into flows (IP packets). */
+    public long sflowPackets() {
+        return sflowPackets.get();
+    }
+
+    /** sFlow sampled headers that carry no IP packet, or of a header protocol not decoded: not in flows. */
+    public long sflowNotIp() {
+        return sflowNotIp.get();
+    }
+
+    /** sFlow counter samples and expanded counter samples read (not turned into flows). */
+    public long sflowCounterSamples() {
+        return sflowCounterSamples.get();
+    }
+
+    /** sFlow generic interface counter records (format 1) in counter samples. */
+    public long sflowInterfaceCounters() {
+        return sflowInterfaceCounters.get();
+    }
+
+    /** sFlow samples and records of formats not read, skipped by their length. */
+    public long sflowSkippedRecords() {
+        return sflowSkippedRecords.get();
+    }
+
+    /** sFlow datagrams lost between agent and collector, from the datagram sequence numbers per agent and sub-agent. */
+    public long sflowLostDatagrams() {
+        return sflowLostDatagrams.get();
+    }
+
+    /**
+     * Packets the sFlow agents say they dropped before sampling (the flow samples' drops counter, the increase per
+     * agent, sub-agent and data source).
+     */
+    public long sflowAgentDrops() {
+        return sflowAgentDrops.get();
     }
 
     /** Faults of this kind. */

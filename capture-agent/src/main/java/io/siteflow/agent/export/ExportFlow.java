@@ -17,6 +17,8 @@ public final class ExportFlow {
     int proto;
     long bytes;
     long packets;
+    /** Link-layer bytes source to destination (sFlow's frame length); 0 when the export counts IP bytes only. */
+    long frameBytes;
     int tcpFlags;
     long rbytes;
     long rpackets;
@@ -40,7 +42,7 @@ public final class ExportFlow {
         srcHi = srcLo = dstHi = dstLo = 0;
         hasSrc = hasDst = false;
         srcPort = dstPort = proto = 0;
-        bytes = packets = rbytes = rpackets = 0;
+        bytes = packets = rbytes = rpackets = frameBytes = 0;
         tcpFlags = rtcpFlags = 0;
         biflow = false;
         startMs = endMs = -1;

@@ -27,6 +27,17 @@ final class ExportMeters {
                 .register(r);
         FunctionCounter.builder("siteflow.agent.collect.templates.expired", c, ExportCounters::templatesExpired)
                 .register(r);
+        FunctionCounter.builder("siteflow.agent.collect.lost", c, ExportCounters::sflowLostDatagrams)
+                .tag("unit", "sflow_datagrams").description("export loss from sFlow datagram sequence numbers")
+                .register(r);
+        FunctionCounter.builder("siteflow.agent.collect.sflow.samples", c, ExportCounters::sflowFlowSamples)
+                .tag("type", "flow").register(r);
+        FunctionCounter.builder("siteflow.agent.collect.sflow.samples", c, ExportCounters::sflowCounterSamples)
+                .tag("type", "counter").register(r);
+        FunctionCounter.builder("siteflow.agent.collect.sflow.packets", c, ExportCounters::sflowPackets)
+                .description("sFlow sampled IP packets decoded into flows").register(r);
+        FunctionCounter.builder("siteflow.agent.collect.sflow.agent.drops", c, ExportCounters::sflowAgentDrops)
+                .description("packets sFlow agents dropped before sampling (their drops counters)").register(r);
         for (Malformed m : Malformed.values()) {
             FunctionCounter.builder("siteflow.agent.collect.malformed", c, x -> x.malformed(m))
                     .tag("kind", m.name().toLowerCase(Locale.ROOT)).register(r);

@@ -27,13 +27,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code siteflow collect}'s source: a UDP socket that receives NetFlow v5/v9 and IPFIX datagrams, decodes them
- * ({@link ExportDecoder}), joins the directions ({@link BiflowJoiner}) and gives the records to the sink. The socket is
- * bound when the source is opened, so the caller can say where it listens before the run starts. One thread receives
- * and decodes ({@link #run}); exporters outside {@code --exporter} are refused and counted.
+ * {@code siteflow collect}'s source: a UDP socket that receives NetFlow v5/v9 and IPFIX datagrams ({@code --listen},
+ * {@link ExportDecoder}) and/or one that receives sFlow v5 datagrams ({@code --sflow}, {@link SflowDecoder}), joins
+ * the directions ({@link BiflowJoiner}) and gives the records to the sink. The sockets are bound when the source is
+ * opened, so the caller can say where it listens before the run starts. One thread receives from both and decodes
+ * ({@link #run}); exporters outside {@code --exporter} are refused and counted.
  *
  * <p>{@link #stats()}: {@code received} is flow records decoded, {@code droppedKernel} is what the sequence numbers
- * say was lost (records for v5 and IPFIX, export packets for v9), as the heartbeat carries a capture's kernel drops.
+ * say was lost (records for v5 and IPFIX, export packets for v9, datagrams for sFlow), as the heartbeat carries a
+ * capture's kernel drops; sFlow's sampled packets count as records received.
  */
 public final class ExportSource implements FlowSource {
     private static final Logger LOG = LoggerFactory.getLogger(ExportSource.class);
@@ -42,13 +44,17 @@ public final class ExportSource implements FlowSource {
 
     private final CollectSettings settings;
     private final DatagramChannel channel;
+    private final DatagramChannel sflowChannel;
     private final Selector selector;
     private final String name;
+    private final String listenName;
+    private final String sflowName;
     private final String agent;
     private final String runId;
     private final FlowTableConfig table;
     private final ExportCounters counters = new ExportCounters();
     private final ExportDecoder decoder;
+    private final SflowDecoder sflowDecoder;
     private final Set<InetAddress> allowed;
     private final Map<InetAddress, ExporterState> exporters = new HashMap<>();
     private volatile boolean stopped;
@@ -56,18 +62,27 @@ public final class ExportSource implements FlowSource {
     private final CaptureReadings readings = new JoinerReadings(() -> joiner);
     private volatile long exporterCount;
 
-    private ExportSource(CollectSettings settings, DatagramChannel channel, Selector selector, String name, String agent,
-            String runId, FlowTableConfig table) {
+    private ExportSource(CollectSettings settings, DatagramChannel channel, DatagramChannel sflowChannel,
+            Selector selector, String agent, String runId, FlowTableConfig table) throws IOException {
         this.settings = settings;
         this.channel = channel;
+        this.sflowChannel = sflowChannel;
         this.selector = selector;
-        this.name = name;
+        this.listenName = channel == null ? null : where((InetSocketAddress) channel.getLocalAddress());
+        this.sflowName = sflowChannel == null ? null : where((InetSocketAddress) sflowChannel.getLocalAddress());
+        this.name = listenName == null ? sflowName + " (sFlow)"
+                : sflowName == null ? listenName : listenName + " and " + sflowName + " (sFlow)";
         this.agent = agent;
         this.runId = runId;
         this.table = table;
         this.allowed = new HashSet<>(settings.exporters());
         this.decoder = new ExportDecoder(counters, settings.sampling(), settings.templateLifetime().toMillis(),
                 settings.maxTemplates(), settings.maxDomains());
+        this.sflowDecoder = new SflowDecoder(counters, settings.sampling(), settings.maxDomains());
+    }
+
+    private static String where(InetSocketAddress a) {
+        return a.getAddress().getHostAddress() + ":" + a.getPort();
     }
 
     /**
@@ -80,41 +95,81 @@ public final class ExportSource implements FlowSource {
      */
     public static ExportSource open(CollectSettings settings, String agent, String runId, FlowTableConfig table)
             throws CaptureFailure {
-        InetSocketAddress listen = settings.listen();
-        String where = listen.getAddress().getHostAddress() + ":" + listen.getPort();
         DatagramChannel channel = null;
+        DatagramChannel sflow = null;
+        Selector selector = null;
         try {
-            channel = DatagramChannel.open(listen.getAddress() instanceof Inet4Address
-                    ? java.net.StandardProtocolFamily.INET : java.net.StandardProtocolFamily.INET6);
-            channel.setOption(StandardSocketOptions.SO_RCVBUF, settings.receiveBufferBytes());
-            channel.bind(listen);
-            channel.configureBlocking(false);
-            Selector selector = Selector.open();
-            channel.register(selector, SelectionKey.OP_READ);
-            InetSocketAddress bound = (InetSocketAddress) channel.getLocalAddress();
-            return new ExportSource(settings, channel, selector,
-                    bound.getAddress().getHostAddress() + ":" + bound.getPort(), agent, runId, table);
+            selector = Selector.open();
+            channel = settings.listen() == null ? null : bind(settings.listen(), settings, selector);
+            sflow = settings.sflow() == null ? null : bind(settings.sflow(), settings, selector);
+            return new ExportSource(settings, channel, sflow, selector, agent, runId, table);
+        } catch (Bind e) {
+            closeAll(e.getCause(), channel, sflow, selector);
+            throw new CaptureFailure("collect: cannot listen on udp " + e.where + ": " + e.getCause().getMessage(),
+                    e.getCause());
         } catch (IOException e) {
-            if (channel != null) {
-                try {
-                    channel.close();
-                } catch (IOException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-            }
-            throw new CaptureFailure("collect: cannot listen on udp " + where + ": " + e.getMessage(), e);
+            closeAll(e, channel, sflow, selector);
+            throw new CaptureFailure("collect: cannot listen on udp: " + e.getMessage(), e);
         }
     }
 
-    /** The address and port listened on ({@code 127.0.0.1:2055}); records carry it as {@code iface}. */
+    private static DatagramChannel bind(InetSocketAddress at, CollectSettings settings, Selector selector)
+            throws Bind {
+        DatagramChannel channel = null;
+        try {
+            channel = DatagramChannel.open(at.getAddress() instanceof Inet4Address
+                    ? java.net.StandardProtocolFamily.INET : java.net.StandardProtocolFamily.INET6);
+            channel.setOption(StandardSocketOptions.SO_RCVBUF, settings.receiveBufferBytes());
+            channel.bind(at);
+            channel.configureBlocking(false);
+            channel.register(selector, SelectionKey.OP_READ);
+            return channel;
+        } catch (IOException e) {
+            closeAll(e, channel);
+            throw new Bind(where(at), e);
+        }
+    }
+
+    private static void closeAll(Throwable failure, java.io.Closeable... all) {
+        for (java.io.Closeable c : all) {
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (IOException suppressed) {
+                    failure.addSuppressed(suppressed);
+                }
+            }
+        }
+    }
+
+    /** A socket that could not be bound, with its address. */
+    private static final class Bind extends IOException {
+        private static final long serialVersionUID = 1L;
+        final String where;
+
+        Bind(String where, IOException cause) {
+            super(cause);
+            this.where = where;
+        }
+    }
+
+    /**
+     * The addresses and ports listened on: {@code 127.0.0.1:2055}, {@code 127.0.0.1:2055 and 127.0.0.1:6343 (sFlow)}
+     * or {@code 127.0.0.1:6343 (sFlow)}; records carry the one of their socket as {@code iface}.
+     */
     @Override
     public String name() {
         return name;
     }
 
-    /** The port listened on (the one chosen when asked for port 0). */
+    /** The NetFlow/IPFIX port listened on (the one chosen when asked for port 0); -1 without {@code --listen}. */
     public int port() {
-        return Integer.parseInt(name.substring(name.lastIndexOf(':') + 1));
+        return listenName == null ? -1 : Integer.parseInt(listenName.substring(listenName.lastIndexOf(':') + 1));
+    }
+
+    /** The sFlow port listened on (the one chosen when asked for port 0); -1 without {@code --sflow}. */
+    public int sflowPort() {
+        return sflowName == null ? -1 : Integer.parseInt(sflowName.substring(sflowName.lastIndexOf(':') + 1));
     }
 
     /** The collector's own counters; safe from any thread. */
@@ -124,7 +179,8 @@ public final class ExportSource implements FlowSource {
 
     @Override
     public void run(FlowSink sink) throws CaptureFailure {
-        BiflowJoiner j = new BiflowJoiner(agent, name, runId, table, sink::accept);
+        BiflowJoiner j = new BiflowJoiner(agent, listenName != null ? listenName : sflowName, runId, table,
+                sink::accept);
         joiner = j;
         ByteBuffer buf = ByteBuffer.allocate(65536);
         long lastExpiry = 0;
@@ -154,15 +210,32 @@ public final class ExportSource implements FlowSource {
      * conversations between batches); returns how many.
      */
     private int drain(ByteBuffer buf, BiflowJoiner j) throws IOException {
-        SocketAddress from;
         int n = 0;
-        for (; n < DRAIN_BATCH && (from = channel.receive(buf.clear())) != null; n++) {
+        if (channel != null) {
+            j.source(listenName, 0);
+            n = drain(channel, buf, j, false);
+        }
+        if (sflowChannel != null) {
+            j.source(sflowName, SflowDecoder.KIND);
+            n = Math.max(n, drain(sflowChannel, buf, j, true));
+        }
+        return n;
+    }
+
+    private int drain(DatagramChannel from, ByteBuffer buf, BiflowJoiner j, boolean sflow) throws IOException {
+        SocketAddress sender;
+        int n = 0;
+        for (; n < DRAIN_BATCH && (sender = from.receive(buf.clear())) != null; n++) {
             long now = System.currentTimeMillis();
             buf.flip();
-            ExporterState ex = exporter(((InetSocketAddress) from).getAddress());
+            ExporterState ex = exporter(((InetSocketAddress) sender).getAddress());
             if (ex != null) {
                 j.now(now);
-                decoder.decode(ex, buf, now, j);
+                if (sflow) {
+                    sflowDecoder.decode(ex, buf, j);
+                } else {
+                    decoder.decode(ex, buf, now, j);
+                }
             }
         }
         return n;
@@ -200,7 +273,8 @@ public final class ExportSource implements FlowSource {
 
     @Override
     public CaptureStats stats() {
-        return new CaptureStats(counters.records(), counters.lostRecords() + counters.lostPackets(), 0);
+        return new CaptureStats(counters.records() + counters.sflowPackets(),
+                counters.lostRecords() + counters.lostPackets() + counters.sflowLostDatagrams(), 0);
     }
 
     @Override
@@ -223,21 +297,34 @@ public final class ExportSource implements FlowSource {
         ExportCounters c = counters;
         BiflowJoiner j = joiner;
         String malformed = c.malformedByKind().isEmpty() ? "" : " " + c.malformedByKind();
-        return List.of(
+        List<String> lines = new java.util.ArrayList<>(List.of(
                 String.format("%s: %d datagrams from %d exporters, %d refused; %d flow records, %d options records",
                         name, c.datagrams(), exporterCount, c.refused(), c.records(), c.optionsRecords()),
                 String.format("lost by sequence numbers: %d records (v5, IPFIX), %d export packets (v9); %d sequence "
                         + "resets; %d malformed%s", c.lostRecords(), c.lostPackets(), c.sequenceResets(),
                         c.malformedTotal(), malformed),
                 String.format("%d conversations, %d evicted early", j == null ? 0 : j.created(),
-                        j == null ? 0 : j.evictions()));
+                        j == null ? 0 : j.evictions())));
+        if (sflowChannel != null) {
+            lines.add(String.format("sFlow: %d flow samples, %d packets in flows, %d not IP; %d counter samples (%d "
+                    + "interface counters); %d skipped by length; %d datagrams lost by sequence numbers; %d "
+                    + "dropped by agents", c.sflowFlowSamples(), c.sflowPackets(), c.sflowNotIp(),
+                    c.sflowCounterSamples(), c.sflowInterfaceCounters(), c.sflowSkippedRecords(),
+                    c.sflowLostDatagrams(), c.sflowAgentDrops()));
+        }
+        return lines;
     }
 
     @Override
     public void close() {
         try {
             selector.close();
-            channel.close();
+            if (channel != null) {
+                channel.close();
+            }
+            if (sflowChannel != null) {
+                sflowChannel.close();
+            }
         } catch (IOException e) {
             LOG.debug("collect: closing udp {}", name, e);
         }

@@ -13,6 +13,8 @@ public final class ExporterState {
     final long lo;
     final String address;
     private final Map<Long, Domain> domains = new HashMap<>();
+    /** sFlow: per agent address and sub-agent, the datagram sequence and the data sources' drops. */
+    private final Map<SflowAgent, SflowState> sflowAgents = new HashMap<>();
     /** Templates held over all domains. */
     int templates;
 
@@ -36,6 +38,27 @@ public final class ExporterState {
             domains.put(key, d);
         }
         return d;
+    }
+
+    /** The sFlow agent's state, created when new and below {@code maxAgents}; null beyond the bound. */
+    SflowState sflowAgent(long hi, long lo, long subAgent, int maxAgents) {
+        SflowAgent key = new SflowAgent(hi, lo, subAgent);
+        SflowState s = sflowAgents.get(key);
+        if (s == null && sflowAgents.size() < maxAgents) {
+            s = new SflowState();
+            sflowAgents.put(key, s);
+        }
+        return s;
+    }
+
+    private record SflowAgent(long hi, long lo, long subAgent) {
+    }
+
+    /** One sFlow agent and sub-agent of one exporter: its datagram sequence, its data sources' last drops counter. */
+    static final class SflowState {
+        boolean sequenceKnown;
+        long nextSequence;
+        final Map<Long, Long> drops = new HashMap<>();
     }
 
     /** One observation domain of one exporter: templates by id, sequence, announced sampling rate. */

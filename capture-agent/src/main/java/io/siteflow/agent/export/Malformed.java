@@ -7,18 +7,23 @@ package io.siteflow.agent.export;
 public enum Malformed {
     /** Shorter than the header of its version. */
     TRUNCATED_HEADER,
-    /** A version other than 5, 9 and 10. */
+    /** A version other than 5, 9 and 10 (sFlow: other than 5, or an agent address type other than IPv4 and IPv6). */
     UNKNOWN_VERSION,
     /** The header's length or record count does not match the datagram. */
     BAD_LENGTH,
-    /** A set or FlowSet whose length is below its header or runs past the datagram. */
+    /** A set or FlowSet (an sFlow sample) whose length is below its header or runs past the datagram. */
     BAD_SET_LENGTH,
     /** A template or options template that cannot be read (truncated, impossible field lengths). */
     BAD_TEMPLATE,
-    /** A data record that runs past its set, or a variable-length field that runs past the record. */
+    /**
+     * A data record that runs past its set, or a variable-length field that runs past the record (sFlow: a record
+     * past its sample, a sampled header past its record).
+     */
     TRUNCATED_RECORD,
     /** A data set whose template is not known (not received yet, withdrawn or expired). */
     NO_TEMPLATE,
     /** A template beyond the exporter's bound (a template flood): refused. */
-    TEMPLATE_LIMIT
+    TEMPLATE_LIMIT,
+    /** An sFlow sampled packet header the agent's packet decoder finds malformed. */
+    BAD_SAMPLED_HEADER
 }
