@@ -62,7 +62,7 @@ public record CollectSettings(InetSocketAddress listen, List<InetAddress> export
 
     /** For the start-up log line. */
     public String describe() {
-        return "listen=" + where(listen) + " sflow=" + where(sflow)
+        return "listen=" + where(listen) + (sflow == null ? "" : " sflow=" + where(sflow))
                 + " exporters=" + (exporters.isEmpty() ? "any" : exporters.stream().map(InetAddress::getHostAddress)
                 .collect(Collectors.joining(",", "[", "]")))
                 + " sampling=" + sampling + " templateLifetime=" + templateLifetime.toSeconds() + "s";

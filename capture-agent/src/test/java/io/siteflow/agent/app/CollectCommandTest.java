@@ -6,6 +6,7 @@ import io.siteflow.agent.config.CaptureOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -49,6 +50,21 @@ class CollectCommandTest {
         assertThat(o.sourceName()).isEqualTo("0:0:0:0:0:0:0:1:4739");
     }
 
+    @Test
+    void takesTheSflowAddressAloneOrBesideTheListenAddress() throws Exception {
+        CaptureOptions alone = options("--sflow", "0.0.0.0:6343", "--json", "--agent", "edge-a");
+        CaptureOptions both = options("--listen", "0.0.0.0:2055", "--sflow", "[::]:6343", "--json", "--agent", "a");
+
+        assertThat(alone.collecting()).isTrue();
+        assertThat(alone.collect().listen()).isNull();
+        assertThat(alone.collect().sflow()).isEqualTo(new InetSocketAddress(InetAddress.getByName("0.0.0.0"), 6343));
+        assertThat(alone.sourceName()).isEqualTo("0.0.0.0:6343");
+        assertThat(alone.describe()).startsWith("listen=none sflow=0.0.0.0:6343 exporters=any sampling=1 ");
+        assertThat(both.collect().listen().getPort()).isEqualTo(2055);
+        assertThat(both.collect().sflow()).isEqualTo(new InetSocketAddress(InetAddress.getByName("::"), 6343));
+        assertThat(both.sourceName()).isEqualTo("0.0.0.0:2055");
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "--listen 127.0.0.1:2055 | collect writes records: --json[=FILE] or --bootstrap HOST:PORT is needed",
@@ -59,7 +75,9 @@ class CollectCommandTest {
         "--listen 0.0.0.0:2055 --json --sampling 0 | --sampling 0: must be 1 (not sampled) or more",
         "--listen 0.0.0.0:2055 --json --template-lifetime 0 | --template-lifetime 0: must be a positive number of "
             + "seconds",
-        "--json | Missing required option: '--listen=ADDRESS:PORT'"})
+        "--sflow 127.0.0.1 --json | --sflow 127.0.0.1: expected ADDRESS:PORT (0.0.0.0:2055, [::]:4739)",
+        "--json | one of --listen ADDRESS:PORT (NetFlow v5/v9, IPFIX) and --sflow ADDRESS:PORT (sFlow v5) is "
+            + "needed, or both"})
     void rejectsWrongUsageNamingTheOption(String args, String message) {
         Run r = run(args.split(" "));
 
@@ -75,6 +93,7 @@ class CollectCommandTest {
         assertThat(r.out()).contains("Listen on a UDP port for the flow exports of routers, firewalls and probes\n"
                         + "(NetFlow v5, NetFlow v9, IPFIX), join the two directions of each conversation\n")
                 .contains("--listen ADDRESS:PORT").contains("--exporter ADDRESS").contains("--sampling N")
-                .contains("siteflow collect --listen 0.0.0.0:2055 --json=flows.jsonl --agent edge-a");
+                .contains("siteflow collect --listen 0.0.0.0:2055 --json=flows.jsonl --agent edge-a")
+                .contains("--sflow ADDRESS:PORT").contains("sFlow v5 comes on a second port (--sflow; or alone)");
     }
 }
