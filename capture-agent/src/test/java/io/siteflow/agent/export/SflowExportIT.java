@@ -38,8 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
  * (a region edge, 60 s of a stretched cluster) and sends sFlow v5 to a UDP tee in this test, which forwards every
  * datagram (but those it drops on purpose) to {@code siteflow collect --sflow} (a child JVM, stopped with SIGTERM).
  * The capture's own per host pair counts come from {@code tshark} (IP bytes as the agent counts them: the IPv4 total
- * length, 40 + the IPv6 payload length). At 1-in-1 siteflow's bytes and packets per host pair equal the capture's;
- * at 1-in-10 (pmacctd samples at random: two runs differ) each pair's share of the bytes is within the bound
+ * length, 40 + the IPv6 payload length). At 1-in-1 siteflow's bytes and packets per host pair equal the capture's
+ * (its first packets, as many as pmacctd exported: it leaves the last few in its plugin buffer at the end of the
+ * file); at 1-in-10 (pmacctd samples by a random skip) each pair's share of the bytes is within the bound
  * collect.md derives from the capture's packets; datagrams dropped in the tee are counted exactly from the sequence
  * numbers. Every socket's kernel drop counter ({@code /proc/net/udp}) is 0. Loopback only; processes stopped by PID.
  */
