@@ -80,4 +80,54 @@ class ExportSourceIT {
                     "siteflow_agent_collect_lost_total{unit=\"records\"} 0.0");
         }
     }
+
+    @Test
+    void readsNetFlowAndSflowFromTheirTwoSocketsAndNamesEachSocketInItsRecords() throws Exception {
+        InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        CollectSettings d = CollectSettings.defaults(any, List.of(), 1);
+        CollectSettings settings = new CollectSettings(any, List.of(), 1, d.templateLifetime(), d.maxTemplates(),
+                d.maxDomains(), d.maxExporters(), d.receiveBufferBytes(), any);
+        List<FlowRecord> records = new CopyOnWriteArrayList<>();
+        try (ExportSource source = ExportSource.open(settings, "edge-b", "run", FlowTableConfig.DEFAULTS);
+                AgentMetrics metrics = AgentMetrics.start(null, null, source.readings(), source)) {
+            source.registerMeters(metrics.registry());
+            CompletableFuture<Void> run = CompletableFuture.runAsync(() -> {
+                try {
+                    source.run(FlowSink.to(records::add));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            // the same conversation from the same exporter, once as NetFlow v5 and once as an sFlow sample
+            ByteBuffer v5 = Datagram.v5(1, 0, 1_764_000_000L, 0, 0, 0, 0)
+                    .v5Record(Datagram.ip("10.2.0.20"), Datagram.ip("10.1.0.10"), 3, 180, 0, 0, 40112, 1521, 0x18, 6)
+                    .build();
+            ByteBuffer sflow = new SflowDecoderTest.Sflow("10.9.0.1", 2, 1).flowSample(1, 10, 10, 0,
+                    SflowDecoderTest.rawHeader(11, 60, 0, SflowDecoderTest.tcp("10.2.0.20", 40112, "10.1.0.10", 1521,
+                            0x18, 60))).build();
+
+            send("127.0.0.1", source.port(), v5);
+            send("127.0.0.1", source.sflowPort(), sflow);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> source.counters().records() == 1 && source.counters().sflowPackets() == 1);
+            source.stop();
+            run.get(30, TimeUnit.SECONDS);
+
+            assertThat(records).extracting(r -> r.iface() + " " + r.src() + ":" + r.srcPort() + ">" + r.dst() + ":"
+                    + r.dstPort() + " " + r.bytes() + "B " + r.packets() + "P " + r.frameBytes() + "F /"
+                    + r.observationDomain() + " x" + r.sampled()).containsExactlyInAnyOrder(
+                    "127.0.0.1:" + source.port() + " 10.2.0.20:40112>10.1.0.10:1521 180B 3P 0F /0 xnull",
+                    "127.0.0.1:" + source.sflowPort() + " 10.2.0.20:40112>10.1.0.10:1521 600B 10P 600F /2 x10");
+            assertThat(source.name()).isEqualTo("127.0.0.1:" + source.port() + " and 127.0.0.1:" + source.sflowPort()
+                    + " (sFlow)");
+            assertThat(source.stats().received()).isEqualTo(2);
+            assertThat(source.summary()).contains("sFlow: 1 flow samples, 1 packets in flows, 0 not IP; 0 counter "
+                    + "samples (0 interface counters); 0 skipped by length; 0 datagrams lost by sequence numbers; 0 "
+                    + "dropped by agents");
+            assertThat(metrics.scrape()).contains("siteflow_agent_collect_datagrams_total 2.0",
+                    "siteflow_agent_collect_sflow_packets_total 1.0",
+                    "siteflow_agent_collect_sflow_samples_total{type=\"flow\"} 1.0",
+                    "siteflow_agent_collect_lost_total{unit=\"sflow_datagrams\"} 0.0");
+        }
+    }
 }
