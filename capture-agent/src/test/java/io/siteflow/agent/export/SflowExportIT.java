@@ -40,8 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The capture's own per host pair counts come from {@code tshark} (IP bytes as the agent counts them: the IPv4 total
  * length, 40 + the IPv6 payload length). At 1-in-1 siteflow's bytes and packets per host pair equal the capture's
  * (its first packets, as many as pmacctd exported: it leaves the last few in its plugin buffer at the end of the
- * file); at 1-in-10 (pmacctd samples by a random skip) each pair's share of the bytes is within the bound
- * collect.md derives from the capture's packets; datagrams dropped in the tee are counted exactly from the sequence
+ * file); at 1-in-10 (pmacctd samples by a random skip) each pair's share of the bytes and each server's DB share
+ * are within the bound collect.md derives from the capture's packets; datagrams dropped in the tee are counted exactly from the sequence
  * numbers. Every socket's kernel drop counter ({@code /proc/net/udp}) is 0. Loopback only; processes stopped by PID.
  */
 class SflowExportIT {
@@ -52,6 +52,9 @@ class SflowExportIT {
             + "datagrams lost by sequence numbers; (\\d+) dropped by agents");
     /** The bound in standard deviations of the sampled share (collect.md): a normal tail of 5.7e-7 per pair. */
     private static final double SIGMAS = 5;
+    /** The synthetic cluster's servers seen at the region edge (region 2) and its DB port (rules: oracle-ports). */
+    private static final String SERVERS = "10.2.0.";
+    private static final String DB_PORT = "1521";
 
     @TempDir
     static Path shared;
@@ -110,6 +113,39 @@ class SflowExportIT {
             assertThat(Math.abs(sampledShare - share)).as("share of %s", e.getKey()).isLessThanOrEqualTo(bound);
         }
         assertThat(truth.keySet()).containsAll(run.pairs().keySet());
+        // the DB share of each server (its bytes on port 1521 over all its cross-site bytes): the same bound, over
+        // the server's own packets
+        Map<String, long[]> sampledDb = new TreeMap<>();
+        for (FlowRecord r : run.records) {
+            String server = r.src().startsWith(SERVERS) ? r.src() : r.dst().startsWith(SERVERS) ? r.dst() : null;
+            if (server != null) {
+                long[] v = sampledDb.computeIfAbsent(server, k -> new long[2]);
+                v[1] += r.totalBytes();
+                if (r.srcPort() == 1521 || r.dstPort() == 1521) {
+                    v[0] += r.totalBytes();
+                }
+            }
+        }
+        Map<String, List<Pkt>> byServer = new TreeMap<>();
+        packets.stream().filter(p -> p.server() != null)
+                .forEach(p -> byServer.computeIfAbsent(p.server(), k -> new ArrayList<>()).add(p));
+        assertThat(sampledDb.keySet()).isEqualTo(byServer.keySet()).isNotEmpty();
+        for (Map.Entry<String, List<Pkt>> e : byServer.entrySet()) {
+            long all = e.getValue().stream().mapToLong(Pkt::length).sum();
+            long db = e.getValue().stream().filter(Pkt::db).mapToLong(Pkt::length).sum();
+            double share = (double) db / all;
+            double sum = 0;
+            for (Pkt p : e.getValue()) {
+                double in = (p.db() ? 1 : 0) - share;
+                sum += (double) p.length() * p.length() * in * in;
+            }
+            double bound = SIGMAS * Math.sqrt(9 * sum) / all;
+            long[] got = sampledDb.get(e.getKey());
+            double sampledShare = (double) got[0] / got[1];
+            System.out.printf("server %s: exact DB share %.5f, sampled %.5f, bound ±%.5f%n", e.getKey(), share,
+                    sampledShare, bound);
+            assertThat(Math.abs(sampledShare - share)).as("DB share of %s", e.getKey()).isLessThanOrEqualTo(bound);
+        }
         // the sampled packets: binomial(n, 1/10) within 5 standard deviations
         long n = packets(truth);
         double sd = Math.sqrt(n * 0.1 * 0.9);
@@ -194,13 +230,20 @@ class SflowExportIT {
         try {
             assertThat(p.waitFor(GUARD.toSeconds(), TimeUnit.SECONDS)).as("pmacctd ended at the end of the file")
                     .isTrue();
-            assertThat(p.exitValue()).as(Files.readString(log)).isZero();
+            // at the end of the file pmacctd's core asks the plugin to stop; when the plugin has gone before the
+            // core looks, the core logs the lost connection and exits 1 (seen once in five runs): the plugin had
+            // sent everything (the tee counts it), so that exit is taken, any other failure is not
+            String out = Files.readString(log);
+            boolean pluginWentFirst = p.exitValue() == 1 && out.contains("Shutting down on user request.")
+                    && out.contains("no more plugins active. Shutting down.") && !out.contains("ERROR");
+            assertThat(p.exitValue() == 0 || pluginWentFirst).as(out).isTrue();
         } finally {
             p.destroyForcibly();
         }
     }
 
-    private record Pkt(String pair, int length) {
+    /** One IP packet: its host pair, IP length, the server end in region 2 (10.2.0.x) if any, and whether DB. */
+    private record Pkt(String pair, int length, String server, boolean db) {
     }
 
     /** Per host pair the IP lengths of the first {@code n} packets. */
@@ -216,7 +259,7 @@ class SflowExportIT {
     private static List<Pkt> tshark(Path pcap) throws Exception {
         Process p = new ProcessBuilder("tshark", "-n", "-r", pcap.toString(), "-Y", "ip or ipv6", "-T", "fields",
                 "-E", "separator=|", "-e", "ip.src", "-e", "ip.dst", "-e", "ip.len", "-e", "ipv6.src", "-e",
-                "ipv6.dst", "-e", "ipv6.plen").start();
+                "ipv6.dst", "-e", "ipv6.plen", "-e", "tcp.srcport", "-e", "tcp.dstport").start();
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> {
             try {
                 return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -234,7 +277,9 @@ class SflowExportIT {
             String a = first(v4 ? f[0] : f[3]);
             String b = first(v4 ? f[1] : f[4]);
             int length = v4 ? Integer.parseInt(first(f[2])) : 40 + Integer.parseInt(first(f[5]));
-            pairs.add(new Pkt(a.compareTo(b) <= 0 ? a + " " + b : b + " " + a, length));
+            String server = a.startsWith(SERVERS) ? a : b.startsWith(SERVERS) ? b : null;
+            boolean db = first(f[6]).equals(DB_PORT) || first(f[7]).equals(DB_PORT);
+            pairs.add(new Pkt(a.compareTo(b) <= 0 ? a + " " + b : b + " " + a, length, server, db));
         }
         return pairs;
     }
