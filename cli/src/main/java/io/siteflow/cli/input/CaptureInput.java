@@ -15,7 +15,10 @@ import picocli.CommandLine.Parameters;
  * {@code isolation check}).
  */
 public final class CaptureInput {
-    @Parameters(paramLabel = "FILE", description = "Capture or flow file, recognised by its content: pcap, pcapng (gzip-compressed or not), flow-record JSON lines (capture --json, collect --json), AWS VPC Flow Logs (default or custom format with its header line) or OCI VCN flow logs (JSON lines as exported; docs/OFFLINE-INPUTS.md).")
+    @Parameters(paramLabel = "FILE", description = "Capture or flow file, recognised by its content: pcap, pcapng "
+            + "(gzip-compressed or not), flow-record JSON lines (capture --json, collect --json), AWS VPC Flow Logs "
+            + "(default or custom format with its header line) or OCI VCN flow logs (JSON lines as exported; "
+            + "docs/OPERATIONS.md, Offline inputs).")
     Path capture;
 
     /** The capture file given. */

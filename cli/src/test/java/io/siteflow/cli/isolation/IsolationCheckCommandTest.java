@@ -115,7 +115,8 @@ class IsolationCheckCommandTest {
     @Test
     void checksTheCapturesJsonLinesAsItChecksTheCapture() throws Exception {
         Path jsonl = dir.resolve("violating.jsonl");
-        CommandRun capture = CommandRun.of("capture", "-r", violating.toString(), "--json=" + jsonl, "--agent", "check");
+        CommandRun capture = CommandRun.of("capture", "-r", violating.toString(), "--json=" + jsonl, "--agent",
+                "check");
         assertThat(capture.exitCode()).as(capture.err()).isZero();
 
         CommandRun fromCapture = check(violating.toString(), "--sites", sites.toString(), "--format", "json");

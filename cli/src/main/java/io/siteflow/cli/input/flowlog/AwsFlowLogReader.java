@@ -26,7 +26,7 @@ public final class AwsFlowLogReader {
     private AwsFlowLogReader() {
     }
 
-    /** True when {@code line} is a header: its first word is an AWS field name ({@code version}, {@code srcaddr}...). */
+    /** True when {@code line} is a header: AWS field names, the required ones among them. */
     public static boolean isHeader(String line) {
         String[] words = line.trim().split(" +");
         return words.length >= REQUIRED.size() && words[0].matches("[a-z][a-z0-9-]*")

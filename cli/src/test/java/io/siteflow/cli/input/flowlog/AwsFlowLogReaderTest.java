@@ -51,7 +51,8 @@ class AwsFlowLogReaderTest {
 
         assertThat(r.problems()).isEmpty();
         FlowRecord f = records.get(0);
-        assertThat(List.of(f.src(), f.srcPort(), f.rbytes(), f.bytes())).containsExactly("10.2.0.20", 40112, 12000L, 0L);
+        assertThat(List.of(f.src(), f.srcPort(), f.rbytes(), f.bytes()))
+                .containsExactly("10.2.0.20", 40112, 12000L, 0L);
     }
 
     @Test
