@@ -142,6 +142,30 @@ class FlowFileAuditTest {
         assertThat(read).extracting(FlowRecord::bytes).containsExactly(5200L);
     }
 
+    @Test
+    void anAwsFlowLogWithABadRowAndARejectRowIsAuditedWhole() throws Exception {
+        Path log = dir.resolve("bad-vpc.log");
+        Files.write(log, List.of(
+                "version account-id interface-id srcaddr dstaddr srcport dstport protocol packets bytes start end "
+                        + "action log-status",
+                "2 1 eni-a 10.2.0.20 10.1.0.10 40112 1521 6 10 5200 1700000000 1700000030 ACCEPT OK",
+                "2 1 eni-a 10.1.0.10 10.2.0.20 1521 40112 6 10 lots 1700000000 1700000030 ACCEPT OK",
+                "2 1 eni-a 10.2.0.20 10.1.0.21 40113 7001 6 5 800 1700000000 1700000030 ACCEPT OK",
+                "2 1 eni-a 198.51.100.7 10.2.0.20 55000 22 6 3 180 1700000005 1700000005 REJECT OK"));
+
+        CommandRun run = CommandRun.of("audit", log.toString(), "--sites", sites.toString(), "--format", "json",
+                "--server", "wls3");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo(log + ": 1 REJECT rows (180 bytes) left out of the totals\n"
+                + log + ":3: bytes: \"lots\" is not a number\n");
+        JsonNode wls3 = JSON.readTree(run.out()).get("verdicts").get(0);
+        assertThat(wls3.get("server").asText()).isEqualTo("10.2.0.20");
+        assertThat(wls3.get("crossBytes").asLong()).isEqualTo(6000);
+        assertThat(wls3.get("addresses").get("10.1.0.10").asLong()).isEqualTo(5200);
+        assertThat(wls3.get("addresses").get("10.1.0.21").asLong()).isEqualTo(800);
+    }
+
     /** One record as AWS logs it at the client's interface: one row per direction that carried packets. */
     private static List<String> awsRows(FlowRecord r) {
         List<String> rows = new ArrayList<>();
