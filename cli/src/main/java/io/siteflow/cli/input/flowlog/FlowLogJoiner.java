@@ -13,7 +13,10 @@ import java.util.function.Consumer;
  * Joins the two directions of a conversation, one flow-log row each, into one bidirectional {@link FlowRecord},
  * offline. Rows are joined per interface and 5-tuple; a conversation's record covers at most the agent's active
  * timeout from its first row (then a new record starts, as the flow table's interim records do), so windows see
- * its bytes when they were sent. The initiator ({@code src}) is decided as {@code siteflow collect} decides it:
+ * its bytes when they were sent. Memory is bounded by time, not by file size: a conversation whose first row is
+ * {@link #EXPIRY_MS} (AWS's longest aggregation interval) older than the newest row read goes out then (rows of
+ * one file are in capture-window order give or take a window; a later row of it starts a new record, so sums stay
+ * exact). The initiator ({@code src}) is decided as {@code siteflow collect} decides it:
  * {@link ServicePorts#initiator} (SYN without ACK in one direction's logged TCP flags, else the port rule), else the
  * end that sent the first row. A conversation logged on two interfaces (both ends in the cloud) counts once: the
  * rows of the interface that logged it first are kept, the others counted in {@link #duplicateRows()}. Records carry
@@ -22,6 +25,8 @@ import java.util.function.Consumer;
 public final class FlowLogJoiner {
     private static final int FIN = 0x01;
     private static final int RST = 0x04;
+    /** How far behind the newest row a conversation's first row may be before it goes out: 10 minutes. */
+    public static final long EXPIRY_MS = 600_000;
 
     private final String agent;
     private final String idPrefix;
@@ -29,6 +34,7 @@ public final class FlowLogJoiner {
     private final Consumer<FlowRecord> out;
     private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>();
     private final Map<Key, String> owners = new HashMap<>();
+    private long newestStart = Long.MIN_VALUE;
     private long counter;
     private long duplicateRows;
     private long records;
@@ -63,6 +69,22 @@ public final class FlowLogJoiner {
             entries.put(key, e);
         }
         e.add(ab, row);
+        if (row.startMs() > newestStart) {
+            newestStart = row.startMs();
+            expire();
+        }
+    }
+
+    /** Emits the conversations whose first row is {@link #EXPIRY_MS} older than the newest row. */
+    private void expire() {
+        for (Iterator<Entry> it = entries.values().iterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            if (newestStart - e.firstStart < EXPIRY_MS) {
+                break; // insertion order is first-row order
+            }
+            emit(e, false);
+            it.remove();
+        }
     }
 
     /** Emits every conversation held, as ended (the end of the file). */

@@ -119,6 +119,22 @@ class AwsFlowLogReaderTest {
         assertThat(records).extracting(FlowRecord::isFinal).containsExactly(false, true);
     }
 
+    @Test
+    void aConversationTenMinutesOlderThanTheNewestRowGoesOutBeforeTheEndOfTheFile() {
+        FlowLogJoiner joiner = new FlowLogJoiner("audit", "audit-flow.log", records::add);
+        joiner.add(new FlowLogRow("eni-a", 6, "10.2.0.20", 40112, "10.1.0.10", 1521, 100, 1, 0, 0, 1000));
+        joiner.add(new FlowLogRow("eni-a", 6, "10.2.0.21", 40113, "10.1.0.10", 1521, 200, 2, 0, 599_999, 600_000));
+
+        assertThat(records).isEmpty();
+
+        joiner.add(new FlowLogRow("eni-a", 6, "10.2.0.22", 40114, "10.1.0.10", 1521, 300, 3, 0, 600_000, 600_500));
+
+        assertThat(records).extracting(FlowRecord::bytes).containsExactly(100L);
+        joiner.flush();
+        assertThat(records).extracting(FlowRecord::bytes).containsExactly(100L, 200L, 300L);
+        assertThat(joiner.packets()).isEqualTo(6);
+    }
+
     private ReadResult read(String... lines) throws IOException {
         return AwsFlowLogReader.read("flow.log", new BufferedReader(new StringReader(String.join("\n", lines) + "\n")),
                 new FlowLogJoiner("audit", "audit-flow.log", records::add));
