@@ -137,6 +137,10 @@ class FlowFileAuditTest {
 
         assertThat(FlowInput.kind(gz)).isEqualTo(FlowInput.Kind.AWS_FLOW_LOG);
         assertThat(FlowInput.kind(capture)).isEqualTo(FlowInput.Kind.CAPTURE);
+        Path ociArray = dir.resolve("oci-search-export.json");
+        Files.writeString(ociArray, "[\n  {\"datetime\": 1700000000000,\n   \"logContent\": {\"data\": "
+                + "{\"status\": \"NODATA\"}}}\n]\n");
+        assertThat(FlowInput.kind(ociArray)).isEqualTo(FlowInput.Kind.OCI_FLOW_LOG);
         assertThat(r.complete()).isTrue();
         assertThat(r.packets()).isEqualTo(10);
         assertThat(read).extracting(FlowRecord::bytes).containsExactly(5200L);

@@ -1,5 +1,7 @@
 package io.siteflow.cli.input;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.siteflow.agent.app.FileReplay;
@@ -71,6 +73,11 @@ public final class FlowInput {
                 return Kind.CAPTURE;
             }
             String first = firstLine(new String(head, StandardCharsets.UTF_8));
+            if (first.startsWith("[")) {
+                JsonNode entry = firstArrayElement(head);
+                return entry != null && entry.isObject() && OciFlowLogReader.data(entry) != null
+                        ? Kind.OCI_FLOW_LOG : Kind.CAPTURE;
+            }
             if (first.startsWith("{")) {
                 JsonNode node = JSON.readTree(first);
                 if (node != null && node.has("schema") && node.has("agent")) {
@@ -139,6 +146,14 @@ public final class FlowInput {
     private static boolean isCaptureMagic(byte[] h) {
         int m = (h[0] & 0xff) << 24 | (h[1] & 0xff) << 16 | (h[2] & 0xff) << 8 | (h[3] & 0xff);
         return m == 0xa1b2c3d4 || m == 0xd4c3b2a1 || m == 0xa1b23c4d || m == 0x4d3cb2a1 || m == 0x0a0d0d0a;
+    }
+
+    /** The first element of the JSON array {@code head} starts with (it may be pretty-printed), or null. */
+    private static JsonNode firstArrayElement(byte[] head) throws IOException {
+        try (JsonParser p = JSON.createParser(head)) {
+            return p.nextToken() == JsonToken.START_ARRAY && p.nextToken() == JsonToken.START_OBJECT
+                    ? p.readValueAsTree() : null;
+        }
     }
 
     private static String firstLine(String text) {

@@ -1,6 +1,8 @@
 package io.siteflow.cli.input.flowlog;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
@@ -11,8 +13,8 @@ import java.util.List;
 /**
  * Reads OCI VCN flow logs as the Logging service exports them: one JSON log entry a line, the flow in its
  * {@code data} object ({@code sourceAddress destinationAddress sourcePort destinationPort protocol packets bytesOut
- * startTime endTime action status}, times in epoch seconds), at the top level or under {@code logContent} (a
- * search export), the VNIC in {@code oracle.vnicocid}. {@code status} NODATA rows are skipped, SKIPDATA is a
+ * startTime endTime action status}, times in epoch seconds), at the top level or under {@code logContent} (the
+ * console's search export, a JSON array of entries, is read too), the VNIC in {@code oracle.vnicocid}. {@code status} NODATA rows are skipped, SKIPDATA is a
  * problem (the totals miss records), REJECT rows are left out of the totals and counted; ports may be absent for
  * protocols without ports (ICMP). Stateless.
  */
@@ -29,31 +31,90 @@ public final class OciFlowLogReader {
         return data != null && data.isObject() ? data : null;
     }
 
-    /** Reads every line of {@code in} ({@code name} in messages) into {@code joiner}, then flushes it. */
+    /**
+     * Reads every entry of {@code in} ({@code name} in messages) into {@code joiner}, then flushes it: one entry a
+     * line, or one JSON array of entries (the console's search export), each named by the line it starts on.
+     */
     public static ReadResult read(String name, BufferedReader in, FlowLogJoiner joiner) throws IOException {
-        List<String> problems = new ArrayList<>();
-        long rejected = 0;
-        long rejectedBytes = 0;
+        Tally tally = new Tally(name, joiner);
+        in.mark(1 << 16);
+        int first;
+        do {
+            first = in.read();
+        } while (first >= 0 && Character.isWhitespace(first));
+        in.reset();
+        if (first == '[') {
+            readArray(in, tally);
+        } else {
+            readLines(in, tally);
+        }
+        joiner.flush();
+        List<String> notes = new ArrayList<>();
+        if (tally.rejected > 0) {
+            notes.add(name + ": " + tally.rejected + " REJECT rows (" + tally.rejectedBytes
+                    + " bytes) left out of the totals");
+        }
+        if (joiner.duplicateRows() > 0) {
+            notes.add(name + ": " + joiner.duplicateRows() + " rows of conversations another VNIC logged first "
+                    + "left out (counted once)");
+        }
+        return new ReadResult(tally.problems, notes, joiner.records(), joiner.packets());
+    }
+
+    private static void readLines(BufferedReader in, Tally tally) throws IOException {
         int lineNo = 0;
         for (String line; (line = in.readLine()) != null; ) {
             lineNo++;
             if (line.isBlank()) {
                 continue;
             }
+            JsonNode entry;
             try {
-                JsonNode entry;
-                try {
-                    entry = JSON.readTree(line);
-                } catch (JsonProcessingException e) {
-                    throw new BadField("entry", "not JSON: " + e.getOriginalMessage());
-                }
+                entry = JSON.readTree(line);
+            } catch (JsonProcessingException e) {
+                tally.problems.add(tally.name + ":" + lineNo + ": entry: not JSON: " + e.getOriginalMessage());
+                continue;
+            }
+            tally.take(entry, lineNo);
+        }
+    }
+
+    /** A JSON array of entries; JSON that does not parse ends the file there (an array cannot be resynchronised). */
+    private static void readArray(BufferedReader in, Tally tally) throws IOException {
+        try (JsonParser p = JSON.createParser(in)) {
+            p.nextToken(); // [
+            while (p.nextToken() != JsonToken.END_ARRAY) {
+                int lineNo = p.currentTokenLocation().getLineNr();
+                tally.take(p.readValueAsTree(), lineNo);
+            }
+        } catch (JsonProcessingException e) {
+            tally.problems.add(tally.name + ":" + e.getLocation().getLineNr() + ": entry: not JSON: "
+                    + e.getOriginalMessage() + "; the rest of the file is not read");
+        }
+    }
+
+    /** What one file gave: problems, REJECT rows. */
+    private static final class Tally {
+        final String name;
+        final FlowLogJoiner joiner;
+        final List<String> problems = new ArrayList<>();
+        long rejected;
+        long rejectedBytes;
+
+        Tally(String name, FlowLogJoiner joiner) {
+            this.name = name;
+            this.joiner = joiner;
+        }
+
+        void take(JsonNode entry, int lineNo) {
+            try {
                 JsonNode data = entry == null || !entry.isObject() ? null : data(entry);
                 if (data == null) {
                     throw new BadField("data", "missing");
                 }
                 String status = text(data, "status", "OK");
                 if (status.equals("NODATA")) {
-                    continue;
+                    return;
                 }
                 if (status.equals("SKIPDATA")) {
                     throw new BadField("status", "SKIPDATA: OCI skipped records in this capture window; the totals "
@@ -70,16 +131,6 @@ public final class OciFlowLogReader {
                 problems.add(name + ":" + lineNo + ": " + e.getMessage());
             }
         }
-        joiner.flush();
-        List<String> notes = new ArrayList<>();
-        if (rejected > 0) {
-            notes.add(name + ": " + rejected + " REJECT rows (" + rejectedBytes + " bytes) left out of the totals");
-        }
-        if (joiner.duplicateRows() > 0) {
-            notes.add(name + ": " + joiner.duplicateRows() + " rows of conversations another VNIC logged first "
-                    + "left out (counted once)");
-        }
-        return new ReadResult(problems, notes, joiner.records(), joiner.packets());
     }
 
     private static FlowLogRow row(String name, JsonNode entry, JsonNode data) throws BadField {

@@ -74,6 +74,22 @@ class OciFlowLogReaderTest {
         assertThat(List.of(icmp.proto(), icmp.srcPort(), icmp.dstPort(), icmp.bytes())).containsExactly(1, 0, 0, 168L);
     }
 
+    @Test
+    void readsTheConsolesSearchExportAJsonArrayNamingEachEntryByTheLineItStartsOn() throws IOException {
+        String ok = entry("\"sourceAddress\":\"10.2.0.20\",\"destinationAddress\":\"10.1.0.10\","
+                + "\"sourcePort\":40112,\"destinationPort\":1521,\"protocol\":6,\"packets\":10,\"bytesOut\":5200,"
+                + "\"startTime\":1700000000,\"endTime\":1700000030,\"action\":\"ACCEPT\",\"status\":\"OK\"");
+        String bad = entry("\"sourceAddress\":\"10.2.0.20\",\"destinationAddress\":\"10.1.0.10\","
+                + "\"sourcePort\":40112,\"destinationPort\":1521,\"protocol\":6,\"packets\":10,\"bytesOut\":-1,"
+                + "\"startTime\":1700000000,\"endTime\":1700000030,\"action\":\"ACCEPT\",\"status\":\"OK\"");
+
+        ReadResult r = read("[", "  {\"datetime\": 1700000000000, \"logContent\": " + ok + "},",
+                "  {\"datetime\": 1700000000000,", "   \"logContent\": " + bad + "}", "]");
+
+        assertThat(r.problems()).containsExactly("oci.log:3: bytesOut: -1 is not 0-9223372036854775807");
+        assertThat(records).extracting(FlowRecord::bytes).containsExactly(5200L);
+    }
+
     private static String entry(String data) {
         return "{\"data\":{" + data + ",\"version\":\"2\"},\"id\":\"e1\",\"oracle\":{\"vnicocid\":\"" + VNIC
                 + "\"},\"source\":\"-\",\"specversion\":\"1.0\",\"time\":\"2023-11-14T22:13:20.000Z\","
