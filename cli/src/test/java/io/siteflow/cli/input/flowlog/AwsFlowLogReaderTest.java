@@ -94,6 +94,28 @@ class AwsFlowLogReaderTest {
     }
 
     @Test
+    void aHeaderWithoutARequiredFieldIsNamedAndTheFileNotRead() throws IOException {
+        ReadResult typo = read("version srcadr dstaddr srcport dstport protocol packets bytes start end",
+                "2 10.2.0.20 10.1.0.10 40112 1521 6 10 5200 1700000000 1700000030");
+        ReadResult missing = read("version srcaddr dstaddr srcport dstport protocol packets start end",
+                "2 10.2.0.20 10.1.0.10 40112 1521 6 10 1700000000 1700000030");
+
+        assertThat(typo.problems()).containsExactly("flow.log:1: header: no srcaddr (a custom format needs srcaddr "
+                + "dstaddr srcport dstport protocol packets bytes start end); the file is not read");
+        assertThat(missing.problems()).containsExactly("flow.log:1: header: no bytes (a custom format needs srcaddr "
+                + "dstaddr srcport dstport protocol packets bytes start end); the file is not read");
+        assertThat(records).isEmpty();
+    }
+
+    @Test
+    void takesThePacketsAddressesWhenTheFormatLogsThem() throws IOException {
+        read("srcaddr dstaddr srcport dstport protocol packets bytes start end pkt-srcaddr pkt-dstaddr",
+                "10.2.0.5 10.1.0.10 40112 1521 6 10 5200 1700000000 1700000030 10.2.7.20 -");
+
+        assertThat(List.of(records.get(0).src(), records.get(0).dst())).containsExactly("10.2.7.20", "10.1.0.10");
+    }
+
+    @Test
     void countsAConversationLoggedOnBothEndsInterfacesOnce() throws IOException {
         ReadResult r = read(DEFAULT_HEADER,
                 "2 1 eni-client 10.0.1.5 10.0.2.6 40000 5432 6 4 400 1700000000 1700000010 ACCEPT OK",
