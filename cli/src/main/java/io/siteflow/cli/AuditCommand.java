@@ -26,7 +26,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code siteflow audit}: capture → flows → classify → verdict, offline, without Kafka. */
-@Command(name = "audit", separator = " ", mixinStandardHelpOptions = true, header = "Offline verdict for a capture: DB share of each server's cross-site bytes.", sortOptions = false,
+@Command(name = "audit", separator = " ", mixinStandardHelpOptions = true, header = "Offline verdict for a capture or flow file: DB share of each server's cross-site bytes.", sortOptions = false,
         description = {"Classify the traffic of a capture file with a site model and give the verdict",
             "per audited server and remote site (DB share of the cross-site bytes against the",
             "threshold), per window and for the whole capture: the report a network team",
@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
             "JSON lines (capture --json, collect --json), an AWS VPC flow log or an OCI VCN",
             "flow log, recognised by content; flow logs give no L7 and no RTT, and a",
             "malformed row is named (file:line: field: message), the rest read.", "",
-            "Example:", "  siteflow audit stress.pcap --sites sites.yaml --server wls3 --format json", ""},
+            "Example:", "  siteflow audit stress.pcap --sites sites.yaml --server wls3 --format json",
+            "  siteflow audit vpc-flow.log.gz --sites sites.yaml", ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done", "2:capture, flow file or site model not read whole (the report covers what was read)",
             "64:wrong usage"})
@@ -61,7 +62,8 @@ public final class AuditCommand implements Callable<Integer> {
             description = "Tumbling window length. Default: ${DEFAULT-VALUE}.")
     int windowSeconds = (int) (Window.DEFAULT_SIZE_MS / 1000);
 
-    @Option(names = "--agent", defaultValue = "audit", paramLabel = "ID", description = "Agent id in the records.")
+    @Option(names = "--agent", defaultValue = "audit", paramLabel = "ID",
+            description = "Agent id in the records of a capture or flow log (JSON lines keep theirs).")
     String agent;
 
     @Override
