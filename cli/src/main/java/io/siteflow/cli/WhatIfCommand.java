@@ -26,9 +26,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code siteflow whatif}: what moving a server to another site would change, from a capture. */
+/** {@code siteflow whatif}: what moving a server to another site would change, from a capture or flow file. */
 @Command(name = "whatif", separator = " ", mixinStandardHelpOptions = true, sortOptions = false,
-        header = "What moving a server to another site would change, from a capture.",
+        header = "What moving a server to another site would change, from a capture or flow file.",
         description = {"Cross-site bytes before and after the move, the flows that would become",
             "local or cross-site, the DB calls that would stop or start paying the",
             "inter-site RTT and the time per second of work saved or added; every link's",

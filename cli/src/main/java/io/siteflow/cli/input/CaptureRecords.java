@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * What the commands that read several captures or flow files share ({@code isolation check}, {@code isolation propose}): the
- * captures' flow records, and the result written to {@code --out} or standard output. Stateless.
+ * What the commands that read several captures or flow files share ({@code isolation check}, {@code isolation
+ * propose}): their flow records, and the result written to {@code --out} or standard output. Stateless.
  */
 public final class CaptureRecords {
     private CaptureRecords() {
