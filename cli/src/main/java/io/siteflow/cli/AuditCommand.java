@@ -26,7 +26,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code siteflow audit}: capture → flows → classify → verdict, offline, without Kafka. */
-@Command(name = "audit", separator = " ", mixinStandardHelpOptions = true, header = "Offline verdict for a capture or flow file: DB share of each server's cross-site bytes.", sortOptions = false,
+@Command(name = "audit", separator = " ", mixinStandardHelpOptions = true, sortOptions = false,
+        header = "Offline verdict for a capture or flow file: DB share of each server's cross-site bytes.",
         description = {"Classify the traffic of a capture file with a site model and give the verdict",
             "per audited server and remote site (DB share of the cross-site bytes against the",
             "threshold), per window and for the whole capture: the report a network team",

@@ -42,7 +42,8 @@ import picocli.CommandLine.Spec;
             "Example:", "  siteflow whatif --sites sites.yaml --move wls3=region1 capture.pcap",
             "  siteflow whatif --sites s.yaml --move wls3=region1 --json=out.json c.pcap", ""},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:done", "1:--json=FILE could not be written", "2:capture, flow file or site model not read whole",
+        exitCodeList = {"0:done", "1:--json=FILE could not be written",
+            "2:capture, flow file or site model not read whole",
             "64:wrong usage"})
 public final class WhatIfCommand implements Callable<Integer> {
     @Spec

@@ -9,10 +9,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * The inputs of the offline commands that read a capture or flow file ({@link FlowInput}) with a site model ({@code audit}, {@code whatif}), as a
- * picocli mixin, and the one order they are checked in: the captures first, then the model, before anything is
- * printed ({@link #check(List, Path, PrintWriter)}, also for the commands that read several captures:
- * {@code isolation check}).
+ * The inputs of the offline commands that read a capture or flow file ({@link FlowInput}) with a site model
+ * ({@code audit}, {@code whatif}), as a picocli mixin, and the one order they are checked in: the inputs first, then
+ * the model, before anything is printed ({@link #check(List, Path, PrintWriter)}, also for the commands that read
+ * several: {@code isolation check}).
  */
 public final class CaptureInput {
     @Parameters(paramLabel = "FILE", description = "Capture or flow file, recognised by its content: pcap, pcapng "

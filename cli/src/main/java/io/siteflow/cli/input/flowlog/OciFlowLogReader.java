@@ -13,10 +13,10 @@ import java.util.List;
 /**
  * Reads OCI VCN flow logs as the Logging service exports them: one JSON log entry a line, the flow in its
  * {@code data} object ({@code sourceAddress destinationAddress sourcePort destinationPort protocol packets bytesOut
- * startTime endTime action status}, times in epoch seconds), at the top level or under {@code logContent} (the
- * console's search export, a JSON array of entries, is read too), the VNIC in {@code oracle.vnicocid}. {@code status} NODATA rows are skipped, SKIPDATA is a
- * problem (the totals miss records), REJECT rows are left out of the totals and counted; ports may be absent for
- * protocols without ports (ICMP). Stateless.
+ * startTime endTime action status}, times in epoch seconds), at the top level or under {@code logContent}; the
+ * console's search export, a JSON array of entries, is read too. The VNIC is {@code oracle.vnicocid}. {@code status}
+ * NODATA rows are skipped, SKIPDATA is a problem (the totals miss records), REJECT rows are left out of the totals
+ * and counted; ports may be absent for protocols without ports (ICMP). Stateless.
  */
 public final class OciFlowLogReader {
     private static final ObjectMapper JSON = new ObjectMapper();
