@@ -1,10 +1,7 @@
 package io.siteflow.cli;
 
 import io.siteflow.cli.input.CaptureInput;
-import io.siteflow.agent.app.FileReplay;
-import io.siteflow.agent.flow.FlowTableConfig;
-import io.siteflow.agent.flow.FlowSink;
-import io.siteflow.model.FlowRecord;
+import io.siteflow.cli.input.FlowInput;
 import io.siteflow.model.IpAddresses;
 import io.siteflow.model.cli.ExitCodes;
 import io.siteflow.rules.audit.AuditCsv;
@@ -29,14 +26,19 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code siteflow audit}: capture → flows → classify → verdict, offline, without Kafka. */
-@Command(name = "audit", separator = " ", mixinStandardHelpOptions = true, header = "Offline verdict for a capture: DB share of each server's cross-site bytes.", sortOptions = false,
+@Command(name = "audit", separator = " ", mixinStandardHelpOptions = true, sortOptions = false,
+        header = "Offline verdict for a capture or flow file: DB share of each server's cross-site bytes.",
         description = {"Classify the traffic of a capture file with a site model and give the verdict",
             "per audited server and remote site (DB share of the cross-site bytes against the",
             "threshold), per window and for the whole capture: the report a network team",
-            "pastes into an audit.", "",
-            "Example:", "  siteflow audit stress.pcap --sites sites.yaml --server wls3 --format json", ""},
+            "pastes into an audit. The input may be a capture (pcap, pcapng), flow-record",
+            "JSON lines (capture --json, collect --json), an AWS VPC flow log or an OCI VCN",
+            "flow log, recognised by content; flow logs give no L7 and no RTT, and a",
+            "malformed row is named (file:line: field: message), the rest read.", "",
+            "Example:", "  siteflow audit stress.pcap --sites sites.yaml --server wls3 --format json",
+            "  siteflow audit vpc-flow.log.gz --sites sites.yaml", ""},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:done", "2:capture or site model not read whole (the report covers what was read)",
+        exitCodeList = {"0:done", "2:capture, flow file or site model not read whole (the report covers what was read)",
             "64:wrong usage"})
 public final class AuditCommand implements Callable<Integer> {
 
@@ -61,7 +63,8 @@ public final class AuditCommand implements Callable<Integer> {
             description = "Tumbling window length. Default: ${DEFAULT-VALUE}.")
     int windowSeconds = (int) (Window.DEFAULT_SIZE_MS / 1000);
 
-    @Option(names = "--agent", defaultValue = "audit", paramLabel = "ID", description = "Agent id in the records.")
+    @Option(names = "--agent", defaultValue = "audit", paramLabel = "ID",
+            description = "Agent id in the records of a capture or flow log (JSON lines keep theirs).")
     String agent;
 
     @Override
@@ -76,17 +79,8 @@ public final class AuditCommand implements Callable<Integer> {
         }
         String serverFilter = server == null ? null : serverAddress(model.get());
         OfflineAudit audit = new OfflineAudit(model.get(), windowSeconds * 1000L);
-        FileReplay.Result replay = FileReplay.run(input.capture(), agent, FlowTableConfig.DEFAULTS, new FlowSink() {
-            @Override
-            public void accept(FlowRecord r) {
-                audit.accept(r);
-            }
-
-            @Override
-            public void close() {
-            }
-        });
-        AuditReport report = filter(audit.report(input.capture().getFileName().toString(), replay.counters().packets(), 0),
+        FlowInput.Result replay = FlowInput.replay(input.capture(), agent, audit::accept);
+        AuditReport report = filter(audit.report(input.capture().getFileName().toString(), replay.packets(), 0),
                 serverFilter);
         PrintWriter out = spec.commandLine().getOut();
         out.print(switch (format) {
@@ -95,6 +89,7 @@ public final class AuditCommand implements Callable<Integer> {
             case csv -> AuditCsv.render(report);
         });
         out.flush();
+        replay.notes().forEach(err::println);
         replay.problems().forEach(err::println);
         err.flush();
         return replay.complete() ? ExitCodes.OK : ExitCodes.INPUT;

@@ -1,9 +1,7 @@
 package io.siteflow.cli;
 
 import io.siteflow.cli.input.CaptureInput;
-import io.siteflow.agent.app.FileReplay;
-import io.siteflow.agent.flow.FlowSink;
-import io.siteflow.agent.flow.FlowTableConfig;
+import io.siteflow.cli.input.FlowInput;
 import io.siteflow.model.cli.ExitCodes;
 import io.siteflow.rules.model.SiteModel;
 import io.siteflow.rules.whatif.WhatIf;
@@ -28,21 +26,24 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code siteflow whatif}: what moving a server to another site would change, from a capture. */
+/** {@code siteflow whatif}: what moving a server to another site would change, from a capture or flow file. */
 @Command(name = "whatif", separator = " ", mixinStandardHelpOptions = true, sortOptions = false,
-        header = "What moving a server to another site would change, from a capture.",
+        header = "What moving a server to another site would change, from a capture or flow file.",
         description = {"Cross-site bytes before and after the move, the flows that would become",
             "local or cross-site, the DB calls that would stop or start paying the",
             "inter-site RTT and the time per second of work saved or added; every link's",
             "RTT median with the fibre distance it allows at most (100 km per ms of RTT)",
             "and a flag above Oracle's 10 ms limit (or the site model's rttLimitMs when",
             "that is stricter: \"ABOVE the site model's 5 ms limit\").", "",
+            "The input may be a capture or a flow file (flow-record JSON lines, AWS VPC or",
+            "OCI VCN flow log), recognised by content; flow logs carry no RTT and no DB calls.", "",
             "--json prints the same as one JSON object (docs/RULES.md, \"What-if\"), the",
             "answer of /api/whatif; --json=FILE writes it to FILE.", "",
             "Example:", "  siteflow whatif --sites sites.yaml --move wls3=region1 capture.pcap",
             "  siteflow whatif --sites s.yaml --move wls3=region1 --json=out.json c.pcap", ""},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:done", "1:--json=FILE could not be written", "2:capture or site model not read whole",
+        exitCodeList = {"0:done", "1:--json=FILE could not be written",
+            "2:capture, flow file or site model not read whole",
             "64:wrong usage"})
 public final class WhatIfCommand implements Callable<Integer> {
     @Spec
@@ -77,8 +78,8 @@ public final class WhatIfCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        FileReplay.Result replay = FileReplay.run(input.capture(), "whatif", FlowTableConfig.DEFAULTS,
-                FlowSink.to(whatIf::accept));
+        FlowInput.Result replay = FlowInput.replay(input.capture(), "whatif", whatIf::accept);
+        replay.notes().forEach(err::println);
         replay.problems().forEach(err::println);
         err.flush();
         if (!print(whatIf.report(), err)) {

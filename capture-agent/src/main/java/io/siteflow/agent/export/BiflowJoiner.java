@@ -24,9 +24,7 @@ import java.util.function.Consumer;
  */
 public final class BiflowJoiner implements ExportReceiver {
     private static final int FIN = 0x01;
-    private static final int SYN = 0x02;
     private static final int RST = 0x04;
-    private static final int ACK = 0x10;
 
     private final String agent;
     private String iface;
@@ -181,20 +179,8 @@ public final class BiflowJoiner implements ExportReceiver {
     }
 
     private static boolean initiatorIsA(boolean tcp, Entry e, int aPort, int bPort) {
-        if (tcp) {
-            boolean aOpens = (e.abFlags & (SYN | ACK)) == SYN;
-            boolean bOpens = (e.baFlags & (SYN | ACK)) == SYN;
-            if (aOpens != bOpens) {
-                return aOpens;
-            }
-        }
-        if (aPort != 0 || bPort != 0) {
-            int byPorts = ServicePorts.initiatorByPorts(aPort, bPort);
-            if (byPorts != 0) {
-                return byPorts > 0;
-            }
-        }
-        return e.firstAb;
+        int who = ServicePorts.initiator(tcp, e.abFlags, e.baFlags, aPort, bPort);
+        return who != 0 ? who > 0 : e.firstAb;
     }
 
     private static int compare(long hi1, long lo1, int port1, long hi2, long lo2, int port2) {

@@ -3,9 +3,12 @@ package io.siteflow.agent.flow;
 /**
  * Which end of a flow already running when capture began is the server: the end on a known service
  * port, else the end on the lower port. The flow table and the flow-export collector ({@code export.BiflowJoiner})
- * both decide by it. Static; thread-safe.
+ * both decide by it; the collector and the offline flow-log readers ({@code siteflow audit}) decide a joined pair of
+ * unidirectional records by {@link #initiator}. Static; thread-safe.
  */
 public final class ServicePorts {
+    private static final int SYN = 0x02;
+    private static final int ACK = 0x10;
     private static final boolean[] KNOWN = new boolean[65536];
 
     static {
@@ -39,5 +42,24 @@ public final class ServicePorts {
             return 0;
         }
         return port1 > port2 ? 1 : -1;
+    }
+
+    /**
+     * Decides the initiator of a conversation known from its two directions' exported records: the end whose
+     * direction has SYN without ACK in its TCP flags when exactly one does (TCP only), else {@link #initiatorByPorts}
+     * when either port is set.
+     *
+     * @param aFlags the TCP flags OR-ed over what end a sent, 0 when not exported
+     * @return 1 when end a is the initiator, -1 when end b is, 0 when neither the flags nor the ports tell
+     */
+    public static int initiator(boolean tcp, int aFlags, int bFlags, int aPort, int bPort) {
+        if (tcp) {
+            boolean aOpens = (aFlags & (SYN | ACK)) == SYN;
+            boolean bOpens = (bFlags & (SYN | ACK)) == SYN;
+            if (aOpens != bOpens) {
+                return aOpens ? 1 : -1;
+            }
+        }
+        return aPort != 0 || bPort != 0 ? initiatorByPorts(aPort, bPort) : 0;
     }
 }

@@ -1,6 +1,5 @@
 package io.siteflow.cli.input;
 
-import io.siteflow.agent.app.FileReplay;
 import io.siteflow.rules.model.SiteModel;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -10,13 +9,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * The inputs of the offline commands that read a capture with a site model ({@code audit}, {@code whatif}), as a
- * picocli mixin, and the one order they are checked in: the captures first, then the model, before anything is
- * printed ({@link #check(List, Path, PrintWriter)}, also for the commands that read several captures:
- * {@code isolation check}).
+ * The inputs of the offline commands that read a capture or flow file ({@link FlowInput}) with a site model
+ * ({@code audit}, {@code whatif}), as a picocli mixin, and the one order they are checked in: the inputs first, then
+ * the model, before anything is printed ({@link #check(List, Path, PrintWriter)}, also for the commands that read
+ * several: {@code isolation check}).
  */
 public final class CaptureInput {
-    @Parameters(paramLabel = "FILE", description = "Capture file: pcap, pcapng or gzip-compressed.")
+    @Parameters(paramLabel = "FILE", description = "Capture or flow file, recognised by its content: pcap, pcapng "
+            + "(gzip-compressed or not), flow-record JSON lines (capture --json, collect --json), AWS VPC Flow Logs "
+            + "(default or custom format with its header line) or OCI VCN flow logs (JSON lines as exported; "
+            + "docs/OPERATIONS.md, Offline inputs).")
     Path capture;
 
     /** The capture file given. */
@@ -46,7 +48,7 @@ public final class CaptureInput {
      */
     public static Optional<SiteModel> check(List<Path> captures, Path sites, PrintWriter err) {
         for (Path capture : captures) {
-            Optional<String> unreadable = FileReplay.check(capture);
+            Optional<String> unreadable = FlowInput.check(capture);
             if (unreadable.isPresent()) {
                 err.println(unreadable.get());
                 err.flush();

@@ -1,8 +1,5 @@
 package io.siteflow.cli.input;
 
-import io.siteflow.agent.app.FileReplay;
-import io.siteflow.agent.flow.FlowTableConfig;
-import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.model.FlowRecord;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -14,33 +11,30 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * What the commands that read several captures share ({@code isolation check}, {@code isolation propose}): the
- * captures' flow records, and the result written to {@code --out} or standard output. Stateless.
+ * What the commands that read several captures or flow files share ({@code isolation check}, {@code isolation
+ * propose}): their flow records, and the result written to {@code --out} or standard output. Stateless.
  */
 public final class CaptureRecords {
     private CaptureRecords() {
     }
 
     /**
-     * Gives every flow record of the captures, in order, to {@code each}, as {@code agent} would export them.
+     * Gives every flow record of the files (captures or flow files, {@link FlowInput}), in order, to {@code each},
+     * as {@code agent} would export them.
      *
-     * @return what could not be read (a capture cut short, ...), one message each; empty when all was read
+     * @return what was read: the problems (a capture cut short, a malformed row, ...) and notes of all files
      */
-    public static List<String> replay(List<Path> captures, String agent, Consumer<FlowRecord> each) {
+    public static FlowInput.Result replay(List<Path> files, String agent, Consumer<FlowRecord> each) {
         List<String> problems = new ArrayList<>();
-        for (Path capture : captures) {
-            problems.addAll(FileReplay.run(capture, agent, FlowTableConfig.DEFAULTS, new FlowSink() {
-                @Override
-                public void accept(FlowRecord r) {
-                    each.accept(r);
-                }
-
-                @Override
-                public void close() {
-                }
-            }).problems());
+        List<String> notes = new ArrayList<>();
+        long packets = 0;
+        for (Path file : files) {
+            FlowInput.Result r = FlowInput.replay(file, agent, each);
+            problems.addAll(r.problems());
+            notes.addAll(r.notes());
+            packets += r.packets();
         }
-        return problems;
+        return new FlowInput.Result(problems, notes, packets);
     }
 
     /**

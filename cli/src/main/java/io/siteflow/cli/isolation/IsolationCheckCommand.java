@@ -2,6 +2,7 @@ package io.siteflow.cli.isolation;
 
 import io.siteflow.cli.input.CaptureInput;
 import io.siteflow.cli.input.CaptureRecords;
+import io.siteflow.cli.input.FlowInput;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.cli.ExitCodes;
 import io.siteflow.rules.classify.Classifier;
@@ -38,7 +39,9 @@ import picocli.CommandLine.Spec;
             "protocol) with its bytes, packets, flows, first and last seen, and the",
             "nearest allow rule's failed conditions; hosts whose handshake RTT",
             "contradicts their site (MODEL_SUSPECT). The captures are one observer's",
-            "(rotated files of one capture point). A capture not read whole makes",
+            "(rotated files of one capture point). Flow files (flow-record JSON lines,",
+            "AWS VPC or OCI VCN flow logs) are read too, recognised by content. A capture",
+            "or flow file not read whole makes",
             "every pair without a violation UNVERIFIED, never ISOLATED.",
             "Reference: docs/RULES.md, \"Isolation policy\".", "",
             "Example:", "  siteflow isolation check edge.pcap --sites sites.yaml --format json", ""},
@@ -58,7 +61,9 @@ public final class IsolationCheckCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Parameters(arity = "1..*", paramLabel = "CAPTURE",
-            description = "Capture files: pcap, pcapng or gzip-compressed, read in the order given.")
+            description = "Capture or flow files, read in the order given, each recognised by its content: pcap, "
+                    + "pcapng (gzip-compressed or not), flow-record JSON lines (capture --json, collect --json), "
+                    + "AWS VPC Flow Logs or OCI VCN flow logs (docs/OPERATIONS.md, Offline inputs).")
     List<Path> captures;
 
     @Option(names = "--sites", required = true, paramLabel = "FILE",
@@ -93,16 +98,18 @@ public final class IsolationCheckCommand implements Callable<Integer> {
         }
         IsolationInputsBuilder builder = new IsolationInputsBuilder(evaluator.get());
         Period period = new Period();
-        List<String> problems = CaptureRecords.replay(captures, agent, r -> {
+        FlowInput.Result replay = CaptureRecords.replay(captures, agent, r -> {
             builder.add(r);
             period.add(r);
         });
+        List<String> problems = replay.problems();
         List<Unverified> unverified = problems.stream()
                 .map(p -> new Unverified(agent, Optional.empty(), "input not read whole: " + p)).toList();
         IsolationReport report = IsolationReport.of(builder.build(period.fromMs(), period.toMs(), unverified));
         if (!CaptureRecords.write(out, render(report), spec.commandLine().getOut(), err, "siteflow isolation check")) {
             return ExitCodes.FAILURE;
         }
+        replay.notes().forEach(err::println);
         problems.forEach(err::println);
         err.flush();
         return !problems.isEmpty() ? ExitCodes.INPUT : report.violated() ? ExitCodes.VIOLATIONS : ExitCodes.OK;

@@ -2,6 +2,7 @@ package io.siteflow.cli.isolation;
 
 import io.siteflow.cli.input.CaptureInput;
 import io.siteflow.cli.input.CaptureRecords;
+import io.siteflow.cli.input.FlowInput;
 import io.siteflow.model.cli.ExitCodes;
 import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.isolation.IsolationEvaluator;
@@ -49,7 +50,9 @@ public final class IsolationProposeCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Parameters(arity = "1..*", paramLabel = "CAPTURE",
-            description = "Capture files: pcap, pcapng or gzip-compressed, read in the order given.")
+            description = "Capture or flow files, read in the order given, each recognised by its content: pcap, "
+                    + "pcapng (gzip-compressed or not), flow-record JSON lines (capture --json, collect --json), "
+                    + "AWS VPC Flow Logs or OCI VCN flow logs (docs/OPERATIONS.md, Offline inputs).")
     List<Path> captures;
 
     @Option(names = "--sites", required = true, paramLabel = "FILE", description = "The site model (sites.yaml).")
@@ -82,12 +85,14 @@ public final class IsolationProposeCommand implements Callable<Integer> {
         }
         IsolationInputsBuilder builder = IsolationInputsBuilder.forProposal(
                 IsolationEvaluator.orEmpty(new Classifier(model.get())));
-        List<String> problems = CaptureRecords.replay(captures, agent, builder::add);
+        FlowInput.Result replay = CaptureRecords.replay(captures, agent, builder::add);
+        List<String> problems = replay.problems();
         String block = IsolationProposal.propose(builder.build(0, Long.MAX_VALUE, List.of()), minFlows);
         String text = inModel ? IsolationProposal.withBlock(SiteModelLoader.read(sites), block) : block;
         if (!CaptureRecords.write(out, text, spec.commandLine().getOut(), err, "siteflow isolation propose")) {
             return ExitCodes.FAILURE;
         }
+        replay.notes().forEach(err::println);
         problems.forEach(err::println);
         err.flush();
         return problems.isEmpty() ? ExitCodes.OK : ExitCodes.INPUT;

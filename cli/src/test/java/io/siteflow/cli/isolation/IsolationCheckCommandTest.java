@@ -112,6 +112,20 @@ class IsolationCheckCommandTest {
         return file;
     }
 
+    @Test
+    void checksTheCapturesJsonLinesAsItChecksTheCapture() throws Exception {
+        Path jsonl = dir.resolve("violating.jsonl");
+        CommandRun capture = CommandRun.of("capture", "-r", violating.toString(), "--json=" + jsonl, "--agent",
+                "check");
+        assertThat(capture.exitCode()).as(capture.err()).isZero();
+
+        CommandRun fromCapture = check(violating.toString(), "--sites", sites.toString(), "--format", "json");
+        CommandRun fromJson = check(jsonl.toString(), "--sites", sites.toString(), "--format", "json");
+
+        assertThat(fromJson.exitCode()).as(fromJson.err()).isEqualTo(3).isEqualTo(fromCapture.exitCode());
+        assertThat(JSON.readTree(fromJson.out())).isEqualTo(JSON.readTree(fromCapture.out()));
+    }
+
     private static CommandRun check(String... args) {
         List<String> all = new ArrayList<>(List.of("isolation", "check"));
         all.addAll(Arrays.asList(args));
