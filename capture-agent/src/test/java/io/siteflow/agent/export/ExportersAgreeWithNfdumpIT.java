@@ -1,11 +1,13 @@
 package io.siteflow.agent.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.siteflow.agent.export.ExportProcesses.GUARD;
+import static io.siteflow.agent.export.ExportProcesses.records;
+import static io.siteflow.agent.export.ExportProcesses.terminate;
 import static org.awaitility.Awaitility.await;
 
-import io.siteflow.agent.app.CollectMain;
+import io.siteflow.agent.export.ExportProcesses.Collector;
 import io.siteflow.model.FlowRecord;
-import io.siteflow.model.FlowRecordJson;
 import io.siteflow.synth.CapturePoint;
 import io.siteflow.synth.StretchedClusterScenario;
 import java.io.IOException;
@@ -24,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -44,7 +45,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * the only ones. Loopback only; every process is stopped by its PID.
  */
 class ExportersAgreeWithNfdumpIT {
-    private static final Duration GUARD = Duration.ofSeconds(120);
     private static final Pattern LISTENING = Pattern.compile("collecting on udp 127\\.0\\.0\\.1:(\\d+)");
 
     @TempDir
@@ -118,13 +118,10 @@ class ExportersAgreeWithNfdumpIT {
         Process nfcapd = new ProcessBuilder("nfcapd", "-w", nfdir.toString(), "-p", Integer.toString(nfPort), "-b",
                 "127.0.0.1", "-t", "3600").redirectErrorStream(true).redirectOutput(dir.resolve("nfcapd.log").toFile())
                 .start();
-        Process collect = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), CollectMain.class.getName(),
-                "--listen", "127.0.0.1:0", "--json=" + json, "--agent", "edge-b").start();
-        CompletableFuture<String> collectErr = CompletableFuture.supplyAsync(() -> readAll(collect));
         Tee tee = null;
-        try {
-            int collectPort = await().atMost(GUARD).until(() -> listeningPort(collect, collectErr), p -> p > 0);
+        try (Collector collect = Collector.start(LISTENING, "--listen", "127.0.0.1:0", "--json=" + json, "--agent",
+                "edge-b")) {
+            int collectPort = collect.awaitPort();
             await().atMost(GUARD).until(() -> UdpSockets.find(nfPort) != null);
             tee = new Tee(List.of(collectPort, nfPort), drop, version);
             runPmacctd(version, tee.port(), sampling);
@@ -133,12 +130,9 @@ class ExportersAgreeWithNfdumpIT {
                 await().atMost(GUARD).until(() -> UdpSockets.find(port).rxQueue() == 0);
                 assertThat(UdpSockets.find(port).drops()).as("kernel drops at port " + port).isZero();
             }
-            terminate(collect); // SIGTERM: the collector flushes every held conversation and exits 0
+            String err = collect.stop(); // SIGTERM: the collector flushes every held conversation and exits 0
             terminate(nfcapd);
-            assertThat(collect.waitFor(GUARD.toSeconds(), TimeUnit.SECONDS)).isTrue();
             assertThat(nfcapd.waitFor(GUARD.toSeconds(), TimeUnit.SECONDS)).isTrue();
-            String err = collectErr.get(GUARD.toSeconds(), TimeUnit.SECONDS);
-            assertThat(collect.exitValue()).as(err).isZero();
             System.out.printf("NetFlow version %d, tee dropped %s on the way to siteflow collect:%n%s", version,
                     tee.dropped, err);
             return new Run(tee, records(json), nfdump(nfdir), err);
@@ -146,7 +140,6 @@ class ExportersAgreeWithNfdumpIT {
             if (tee != null) {
                 tee.close();
             }
-            collect.destroyForcibly();
             nfcapd.destroyForcibly();
         }
     }
@@ -158,24 +151,7 @@ class ExportersAgreeWithNfdumpIT {
                 "nfprobe_version: " + version, "nfprobe_timeouts: maxlife=5:expint=1",
                 sampling > 1 ? "sampling_rate: " + sampling : "", "plugin_pipe_size: 10240000",
                 "plugin_buffer_size: 10240", ""));
-        Path log = dir.resolve("pmacctd-v" + version + ".log");
-        Process p = new ProcessBuilder("pmacctd", "-f", conf.toString()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
-        try {
-            assertThat(p.waitFor(GUARD.toSeconds(), TimeUnit.SECONDS)).as("pmacctd ended at the end of the file")
-                    .isTrue();
-            assertThat(p.exitValue()).as(Files.readString(log)).isZero();
-        } finally {
-            p.destroyForcibly();
-        }
-    }
-
-    private static List<FlowRecord> records(Path json) throws Exception {
-        List<FlowRecord> out = new ArrayList<>();
-        for (String line : Files.readAllLines(json)) {
-            out.add(FlowRecordJson.parse(line));
-        }
-        return out;
+        ExportProcesses.runPmacctd(conf, dir.resolve("pmacctd-v" + version + ".log"));
     }
 
     /** Per host pair (lower address first): bytes and packets of siteflow's records, both directions. */
@@ -209,42 +185,6 @@ class ExportersAgreeWithNfdumpIT {
         List<Long> v = pairs.computeIfAbsent(key, k -> new ArrayList<>(List.of(0L, 0L)));
         v.set(0, v.get(0) + bytes);
         v.set(1, v.get(1) + packets);
-    }
-
-    /** SIGTERM to the process by its PID (Process.destroy would also close the pipes the test still reads). */
-    private static void terminate(Process p) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).inheritIO().start();
-        assertThat(kill.waitFor(GUARD.toSeconds(), TimeUnit.SECONDS)).isTrue();
-    }
-
-    private static final Map<Process, StringBuffer> STDERR = new java.util.concurrent.ConcurrentHashMap<>();
-
-    /** Reads the process's standard error to its end, keeping what was read so far in {@link #STDERR}. */
-    private static String readAll(Process p) {
-        StringBuffer sb = STDERR.computeIfAbsent(p, k -> new StringBuffer());
-        try (var in = new java.io.InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8)) {
-            char[] buf = new char[4096];
-            int n;
-            while ((n = in.read(buf)) >= 0) {
-                sb.append(buf, 0, n);
-            }
-            return sb.toString();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** The port of the "collecting on udp" line, 0 while it has not come. */
-    private static int listeningPort(Process p, CompletableFuture<String> err) {
-        StringBuffer sb = STDERR.get(p);
-        Matcher m = LISTENING.matcher(sb == null ? "" : sb.toString());
-        if (m.find()) {
-            return Integer.parseInt(m.group(1));
-        }
-        if (err.isDone()) {
-            throw new AssertionError("siteflow collect ended before it listened: " + err.join());
-        }
-        return 0;
     }
 
     private static int freeUdpPort() throws SocketException {

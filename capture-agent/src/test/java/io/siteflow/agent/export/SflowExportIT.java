@@ -1,11 +1,13 @@
 package io.siteflow.agent.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.siteflow.agent.export.ExportProcesses.GUARD;
+import static io.siteflow.agent.export.ExportProcesses.records;
+import static io.siteflow.agent.export.ExportProcesses.terminate;
 import static org.awaitility.Awaitility.await;
 
-import io.siteflow.agent.app.CollectMain;
+import io.siteflow.agent.export.ExportProcesses.Collector;
 import io.siteflow.model.FlowRecord;
-import io.siteflow.model.FlowRecordJson;
 import io.siteflow.synth.CapturePoint;
 import io.siteflow.synth.StretchedClusterScenario;
 import java.io.IOException;
@@ -25,7 +27,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -45,7 +46,6 @@ import org.junit.jupiter.api.io.TempDir;
  * numbers. Every socket's kernel drop counter ({@code /proc/net/udp}) is 0. Loopback only; processes stopped by PID.
  */
 class SflowExportIT {
-    private static final Duration GUARD = Duration.ofSeconds(120);
     private static final Pattern LISTENING = Pattern.compile("collecting on udp 127\\.0\\.0\\.1:(\\d+) \\(sFlow\\)");
     private static final Pattern SFLOW = Pattern.compile("sFlow: (\\d+) flow samples, (\\d+) packets in flows, (\\d+) "
             + "not IP; (\\d+) counter samples \\((\\d+) interface counters\\); (\\d+) skipped by length; (\\d+) "
@@ -186,35 +186,23 @@ class SflowExportIT {
 
     private Run export(int sampling, Set<Integer> drop) throws Exception {
         Path json = dir.resolve("flows-" + sampling + ".jsonl");
-        Process collect = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), CollectMain.class.getName(),
-                "--sflow", "127.0.0.1:0", "--json=" + json, "--agent", "edge-b").start();
-        CompletableFuture<String> collectErr = CompletableFuture.supplyAsync(() -> readAll(collect));
         Tee tee = null;
-        try {
-            int collectPort = await().atMost(GUARD).until(() -> listeningPort(collect, collectErr), p -> p > 0);
+        try (Collector collect = Collector.start(LISTENING, "--sflow", "127.0.0.1:0", "--json=" + json, "--agent",
+                "edge-b")) {
+            int collectPort = collect.awaitPort();
             tee = new Tee(collectPort, drop);
             runPmacctd(tee.port(), sampling);
             tee.close();
             await().atMost(GUARD).until(() -> UdpSockets.find(collectPort).rxQueue() == 0);
             assertThat(UdpSockets.find(collectPort).drops()).as("kernel drops at siteflow collect").isZero();
-            Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(collect.pid())).inheritIO().start();
-            assertThat(kill.waitFor(GUARD.toSeconds(), TimeUnit.SECONDS)).isTrue();
-            assertThat(collect.waitFor(GUARD.toSeconds(), TimeUnit.SECONDS)).isTrue();
-            String err = collectErr.get(GUARD.toSeconds(), TimeUnit.SECONDS);
-            assertThat(collect.exitValue()).as(err).isZero();
+            String err = collect.stop();
             System.out.printf("sFlow 1 in %d, tee dropped %s on the way to siteflow collect:%n%s", sampling,
                     tee.dropped, err);
-            List<FlowRecord> records = new ArrayList<>();
-            for (String line : Files.readAllLines(json)) {
-                records.add(FlowRecordJson.parse(line));
-            }
-            return new Run(tee, records, err);
+            return new Run(tee, records(json), err);
         } finally {
             if (tee != null) {
                 tee.close();
             }
-            collect.destroyForcibly();
         }
     }
 
@@ -224,22 +212,7 @@ class SflowExportIT {
                 "pcap_savefile_wait: false", "plugins: sfprobe", "sfprobe_receiver: 127.0.0.1:" + teePort,
                 sampling > 1 ? "sampling_rate: " + sampling : "", "plugin_pipe_size: 10240000",
                 "plugin_buffer_size: 10240", ""));
-        Path log = dir.resolve("pmacctd-sflow-" + sampling + ".log");
-        Process p = new ProcessBuilder("pmacctd", "-f", conf.toString()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
-        try {
-            assertThat(p.waitFor(GUARD.toSeconds(), TimeUnit.SECONDS)).as("pmacctd ended at the end of the file")
-                    .isTrue();
-            // at the end of the file pmacctd's core asks the plugin to stop; when the plugin has gone before the
-            // core looks, the core logs the lost connection and exits 1 (seen once in 14 runs): the plugin had
-            // sent everything (the tee counts it), so that exit is taken, any other failure is not
-            String out = Files.readString(log);
-            boolean pluginWentFirst = p.exitValue() == 1 && out.contains("Shutting down on user request.")
-                    && out.contains("no more plugins active. Shutting down.") && !out.contains("ERROR");
-            assertThat(p.exitValue() == 0 || pluginWentFirst).as(out).isTrue();
-        } finally {
-            p.destroyForcibly();
-        }
+        ExportProcesses.runPmacctd(conf, dir.resolve("pmacctd-sflow-" + sampling + ".log"));
     }
 
     /** One IP packet: its host pair, IP length, the server end in region 2 (10.2.0.x) if any, and whether DB. */
@@ -288,34 +261,6 @@ class SflowExportIT {
     private static String first(String values) {
         int comma = values.indexOf(',');
         return comma < 0 ? values : values.substring(0, comma);
-    }
-
-    private static final Map<Process, StringBuffer> STDERR = new ConcurrentHashMap<>();
-
-    private static String readAll(Process p) {
-        StringBuffer sb = STDERR.computeIfAbsent(p, k -> new StringBuffer());
-        try (var in = new java.io.InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8)) {
-            char[] buf = new char[4096];
-            int n;
-            while ((n = in.read(buf)) >= 0) {
-                sb.append(buf, 0, n);
-            }
-            return sb.toString();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static int listeningPort(Process p, CompletableFuture<String> err) {
-        StringBuffer sb = STDERR.get(p);
-        Matcher m = LISTENING.matcher(sb == null ? "" : sb.toString());
-        if (m.find()) {
-            return Integer.parseInt(m.group(1));
-        }
-        if (err.isDone()) {
-            throw new AssertionError("siteflow collect ended before it listened: " + err.join());
-        }
-        return 0;
     }
 
     /** One export: the tee's drops, siteflow's records and end-of-run summary. */
