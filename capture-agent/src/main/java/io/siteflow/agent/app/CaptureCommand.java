@@ -85,20 +85,9 @@ public final class CaptureCommand implements Callable<Integer> {
     @Mixin
     KafkaOptions kafkaOptions;
 
-    @Option(names = "--spool-dir", paramLabel = "DIR",
-            description = "Where records wait while Kafka is unreachable or refuses them for a missing ACL "
-                    + "(default: ~/.local/state/siteflow/spool/AGENT).")
-    Path spoolDir;
-
-    @Option(names = "--spool-max-mb", paramLabel = "MB", defaultValue = "" + CaptureOptionsBuilder.DEFAULT_SPOOL_MAX_MB,
-            description = "Spool limit; beyond it the newest records are dropped and counted. Default: ${DEFAULT-VALUE}.")
-    long spoolMaxMb;
-
-    @Option(names = "--json", arity = "0..1", fallbackValue = "-", paramLabel = "FILE",
-            preprocessor = AttachedValueOnly.class,
-            description = "Write flow records as JSON lines to standard output, or to FILE (--json=FILE; the file "
-                    + "only after '=', so that --json never takes the next argument).")
-    String json;
+    /** --spool-dir, --spool-max-mb, --json. */
+    @Mixin
+    RecordOutputOptions output;
 
     @Option(names = {"-t", "--text"}, description = "Print the iftop -t report at the end (and on Ctrl-C): the "
             + "default output when neither --json nor --bootstrap is given; with them, add --text to get it too. With "
@@ -162,14 +151,9 @@ public final class CaptureCommand implements Callable<Integer> {
                     + "Default: ${DEFAULT-VALUE}.")
     String backend;
 
-    @Option(names = "--metrics-port", paramLabel = "PORT",
-            description = "Serve Prometheus metrics on http://ADDRESS:PORT/metrics (ADDRESS: --metrics-bind).")
-    Integer metricsPort;
-
-    @Option(names = "--metrics-bind", paramLabel = "ADDRESS", defaultValue = CaptureOptionsBuilder.DEFAULT_METRICS_BIND,
-            description = "The address the metrics endpoint listens on: an IP address of this host, or 0.0.0.0 "
-                    + "for all, so that a central Prometheus can scrape it. Default: ${DEFAULT-VALUE} (this host only).")
-    String metricsBind;
+    /** --metrics-port, --metrics-bind. */
+    @Mixin
+    MetricsOptions metrics;
 
     @Option(names = "--active-timeout", paramLabel = "SECONDS",
             defaultValue = "" + FlowTableConfig.DEFAULT_ACTIVE_TIMEOUT_SECONDS,
@@ -197,13 +181,14 @@ public final class CaptureCommand implements Callable<Integer> {
         CaptureOptionsBuilder b = CaptureOptions.builder().iface(source.iface).file(source.file).realtime(realtime)
                 .loop(loop).passes(passes).agent(agent).bootstrap(kafkaOptions.bootstrap()).kafkaConfig(kafkaOptions.config())
                 .kafka(kafkaOptions.properties())
-                .spoolDir(spoolDir).spoolMaxMb(spoolMaxMb).json(json).text(text).seconds(seconds).lines(lines)
+                .text(text).seconds(seconds).lines(lines)
                 .ports(ports).order(order).bytes(bytes).snaplen(snaplen).bufferMb(bufferMb).workers(workers)
                 .backend(backend)
-                .metricsPort(metricsPort).metricsBind(metricsBind)
                 .activeTimeoutSeconds(activeTimeout).idleTimeoutSeconds(idleTimeout).maxFlows(maxFlows).sni(!noSni);
         cidrs.forEach(b::remoteCidr);
         cidrs6.forEach(b::remoteCidr6);
+        output.applyTo(b);
+        metrics.applyTo(b);
         try {
             return b.build();
         } catch (IllegalArgumentException e) {

@@ -5,7 +5,6 @@ import io.siteflow.agent.config.CaptureOptionsBuilder;
 import io.siteflow.agent.export.CollectSettings;
 import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.kafka.KafkaOptions;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -85,18 +84,9 @@ public final class CollectCommand implements Callable<Integer> {
     @Mixin
     KafkaOptions kafkaOptions;
 
-    @Option(names = "--spool-dir", paramLabel = "DIR",
-            description = "Where records wait while Kafka is unreachable (default: ~/.local/state/siteflow/spool/AGENT).")
-    Path spoolDir;
-
-    @Option(names = "--spool-max-mb", paramLabel = "MB", defaultValue = "" + CaptureOptionsBuilder.DEFAULT_SPOOL_MAX_MB,
-            description = "Spool limit; beyond it the newest records are dropped and counted. Default: ${DEFAULT-VALUE}.")
-    long spoolMaxMb;
-
-    @Option(names = "--json", arity = "0..1", fallbackValue = "-", paramLabel = "FILE",
-            preprocessor = AttachedValueOnly.class,
-            description = "Write flow records as JSON lines to standard output, or to FILE (--json=FILE).")
-    String json;
+    /** --spool-dir, --spool-max-mb, --json. */
+    @Mixin
+    RecordOutputOptions output;
 
     @Option(names = "--active-timeout", paramLabel = "SECONDS",
             defaultValue = "" + FlowTableConfig.DEFAULT_ACTIVE_TIMEOUT_SECONDS,
@@ -120,13 +110,9 @@ public final class CollectCommand implements Callable<Integer> {
                     + "(UDP exporters resend them). Default: ${DEFAULT-VALUE}.")
     int templateLifetime;
 
-    @Option(names = "--metrics-port", paramLabel = "PORT",
-            description = "Serve Prometheus metrics on http://ADDRESS:PORT/metrics (siteflow_agent_collect_*).")
-    Integer metricsPort;
-
-    @Option(names = "--metrics-bind", paramLabel = "ADDRESS", defaultValue = CaptureOptionsBuilder.DEFAULT_METRICS_BIND,
-            description = "The address the metrics endpoint listens on. Default: ${DEFAULT-VALUE}.")
-    String metricsBind;
+    /** --metrics-port, --metrics-bind. */
+    @Mixin
+    MetricsOptions metrics;
 
     @Override
     public Integer call() {
@@ -141,10 +127,11 @@ public final class CollectCommand implements Callable<Integer> {
         }
         CaptureOptionsBuilder b = CaptureOptions.builder().listen(listen).sflow(sflow).sampling(sampling).agent(agent)
                 .bootstrap(kafkaOptions.bootstrap()).kafkaConfig(kafkaOptions.config()).kafka(kafkaOptions.properties())
-                .spoolDir(spoolDir).spoolMaxMb(spoolMaxMb).json(json).metricsPort(metricsPort).metricsBind(metricsBind)
                 .activeTimeoutSeconds(activeTimeout).idleTimeoutSeconds(idleTimeout).maxFlows(maxFlows)
                 .templateLifetimeSeconds(templateLifetime);
         exporters.forEach(b::exporter);
+        output.applyTo(b);
+        metrics.applyTo(b);
         try {
             return b.build();
         } catch (IllegalArgumentException e) {
