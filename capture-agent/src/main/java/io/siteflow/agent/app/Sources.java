@@ -33,7 +33,7 @@ final class Sources {
         }
         if (o.live() && o.backend() == Backend.EBPF) {
             return EbpfFlowSource.open(o.iface(), o.remoteCidrs(), settings.flowTable(), settings.agent(),
-                    settings.runId());
+                    settings.runId(), o.snaplen(), settings.sni());
         }
         return new PacketFlows(packets(o), settings, o.timely());
     }

@@ -55,6 +55,8 @@ interface Libbpf extends Library {
 
     int bpf_map_lookup_elem(int fd, Pointer key, Pointer value);
 
+    int bpf_map_delete_elem(int fd, Pointer key);
+
     int bpf_map_lookup_and_delete_batch(int fd, Pointer inBatch, Pointer outBatch, Pointer keys, Pointer values,
             IntByReference count, Pointer opts);
 
