@@ -128,8 +128,8 @@ public record CaptureOptions(
         if (!sni) {
             sb.append(" sni=off");
         }
-        if (backend == Backend.EBPF) {
-            sb.append(" backend=ebpf");
+        if (backend != Backend.PCAP) {
+            sb.append(" backend=").append(backend.flag());
         }
         return sb.toString();
     }

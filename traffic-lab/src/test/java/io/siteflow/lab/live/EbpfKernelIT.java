@@ -227,6 +227,49 @@ class EbpfKernelIT {
         }
     }
 
+    @Test
+    void autoTakesEbpfWhereItCanRunAndElsePcapSayingWhy() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (NetnsLab lab = NetnsLab.create()) {
+            StringWriter err = new StringWriter();
+            AgentRunner runner = new AgentRunner(CaptureOptions.builder().iface(NetnsLab.IF_A).agent("auto-it")
+                    .json(dir.resolve("auto.jsonl").toString()).spoolDir(Path.of("/nonexistent-spool")).spoolMaxMb(1)
+                    .backend("auto").build(), new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+            Future<Integer> exit = pool.submit(() -> lab.call(lab.nsA(), runner::run));
+            try {
+                await("capturing").atMost(Duration.ofSeconds(20))
+                        .until(() -> exit.isDone() || err.toString().contains("capturing on sfa0"));
+            } finally {
+                runner.stop();
+            }
+            assertThat(exit.get(30, TimeUnit.SECONDS)).as(err.toString()).isZero();
+            Matcher release = Pattern.compile("^(\\d+\\.\\d+)").matcher(Files.readString(
+                    Path.of("/proc/sys/kernel/osrelease")));
+            assertThat(release.find()).isTrue();
+            assertThat(err.toString()).contains("capturing on sfa0 (auto: ebpf, kernel " + release.group(1)
+                    + ", CAP_BPF and CAP_NET_ADMIN, the program loads; ebpf: flows aggregated in the kernel)");
+
+            // without CAP_BPF (and CAP_SYS_ADMIN, which would stand for it): libpcap, and the reason
+            Path log = dir.resolve("auto-pcap.log");
+            Process child = lab.start(lab.nsA(), List.of("setpriv", "--bounding-set=-bpf,-sys_admin,-perfmon", "--",
+                    java(), "-cp", System.getProperty("java.class.path"), "io.siteflow.agent.app.AgentMain", "-i",
+                    NetnsLab.IF_A, "--backend", "auto", "--json=" + dir.resolve("auto-pcap.jsonl"),
+                    "--spool-dir", dir.resolve("spool").toString()), log);
+            try {
+                await("the child captures").atMost(Duration.ofSeconds(60))
+                        .until(() -> !child.isAlive() || Files.readString(log).contains("capturing on sfa0"));
+            } finally {
+                child.destroy(); // SIGTERM: the agent stops and exits
+            }
+            assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(Files.readString(log)).contains("capturing on sfa0 (auto: pcap, ebpf cannot run here: no CAP_BPF "
+                    + "(or CAP_SYS_ADMIN) in the effective capabilities)");
+            assertThat(tcFilters(lab)).doesNotContain("siteflow_");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     private static String java() throws Exception {
         return Path.of(ProcessHandle.current().info().command().orElseThrow()).toRealPath().toString();
     }
