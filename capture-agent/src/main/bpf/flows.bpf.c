@@ -22,10 +22,10 @@
  *   payloads    ring buffer for the L7 signatures, SNI and DB call timing (payload()): the frame's first bytes of
  *               each direction's first PAYLOAD_BUDGET payload segments, then one small record per change of
  *               direction of a TCP flow's payload (a request run followed by a response run: one DB call).
- *   l7state     LRU hash: per flow, payload records sent per direction, the highest sequence end per direction and
- *               the direction and time of the last payload segment that advanced.
- *   verdicts    hash, written by user space once it has decided a flow: 1 a DB flow (no more payload records,
- *               direction changes still), 2 done (nothing more).
+ *   l7state     LRU hash: per flow, payload records sent per direction, the highest sequence end per direction,
+ *               the direction and time of the last payload segment that advanced, and the verdict user space
+ *               writes once it has decided the flow: 1 a DB flow (no more payload records, direction changes
+ *               still), 2 done (nothing more).
  *
  * Built with: clang -O2 -g -target bpf -c flows.bpf.c (UAPI headers only, no CO-RE).
  */
@@ -172,6 +172,8 @@ struct l7_state {
 	__u8 sent_ba;
 	__u8 known;      /* bit 0: end_ab set, bit 1: end_ba set */
 	__u8 last_dir;   /* 0 none yet, 1 a -> b, 2 b -> a */
+	__u8 verdict;    /* written by user space: 0 undecided, 1 a DB flow, 2 done */
+	__u8 pad[3];
 };
 
 struct {
@@ -185,13 +187,6 @@ struct {
 	__type(key, struct flow_key);
 	__type(value, struct l7_state);
 } l7state SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_FLOWS);
-	__type(key, struct flow_key);
-	__type(value, __u8);
-} verdicts SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -458,12 +453,12 @@ static __always_inline void send_payload(struct __sk_buff *skb, struct flow_key 
 }
 
 /*
- * A packet with transport payload (TCP or UDP): while user space has not decided the flow (verdicts), the frame's
+ * A packet with transport payload (TCP or UDP): while user space has not decided the flow (l7state's verdict), the frame's
  * first bytes of each direction's first PAYLOAD_BUDGET payload segments, for the signature detector; and for TCP, one
  * record each time the payload changes direction (a run from one end after a run from the other, counting only
  * segments whose sequence end advances, so a retransmission starts nothing), carrying the time of the other run's
- * last segment: user space counts a DB call at every request -> response change of a DB flow. Per packet a verdicts
- * lookup (decided: done), else an l7state lookup and a few stores; a record only at those moments. Not atomic: two
+ * last segment: user space counts a DB call at every request -> response change of a DB flow. Per packet one
+ * l7state lookup (decided: done) and a few stores; a record only at those moments. Not atomic: two
  * CPUs running one flow's segments at the same instant may both send within the budget (user space ignores the
  * extra one) or see one run change twice.
  */
@@ -471,10 +466,6 @@ static __always_inline void payload(struct __sk_buff *skb, struct flow_key *key,
 				    __u32 wire)
 {
 	if (p->pay_len == 0 || (p->proto != IPPROTO_TCP && p->proto != IPPROTO_UDP))
-		return;
-	__u8 *verdict = bpf_map_lookup_elem(&verdicts, key);
-	__u8 decided = verdict ? *verdict : 0;
-	if (decided >= 2)
 		return;
 	struct l7_state *s = bpf_map_lookup_elem(&l7state, key);
 	if (!s) {
@@ -484,6 +475,9 @@ static __always_inline void payload(struct __sk_buff *skb, struct flow_key *key,
 		if (!s)
 			return;
 	}
+	__u8 decided = s->verdict;
+	if (decided >= 2)
+		return;
 	__u8 flags = ba ? 1 : 0;
 	__u64 prev = 0;
 	if (p->proto == IPPROTO_TCP) {
@@ -633,7 +627,6 @@ static __always_inline int count(struct __sk_buff *skb, int egress)
 		if ((p.flags & (TH_SYN | TH_ACK)) == TH_SYN) {
 			/* a new connection on this 5-tuple: its payload is looked at afresh */
 			bpf_map_delete_elem(&l7state, &key);
-			bpf_map_delete_elem(&verdicts, &key);
 		}
 	}
 	payload(skb, &key, &p, ba, now, segs > 1 ? (__u32)skb->len : (__u32)frame);

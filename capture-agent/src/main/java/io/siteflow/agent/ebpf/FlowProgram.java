@@ -57,7 +57,6 @@ final class FlowProgram implements AutoCloseable {
     private final Pointer ring;
     private final Pointer payloadRing;
     private final int l7stateFd;
-    private final int verdictsFd;
     /** Held here: JNA frees a callback whose Java object is collected. */
     private final Libbpf.SampleFn onOverflow = this::overflowRecord;
     private final Libbpf.SampleFn onPayload = this::payloadRecord;
@@ -65,7 +64,10 @@ final class FlowProgram implements AutoCloseable {
     private Consumer<KernelPayload> payloadsTo;
     private long payloadMalformed;
     private final Memory flowKey = new Memory(KernelFlowEntry.KEY_SIZE);
-    private final Memory verdictValue = new Memory(1);
+    /** {@code struct l7_state}: 24 bytes, the verdict at offset 20. */
+    private static final int L7STATE_SIZE = 24;
+    private static final int VERDICT_OFFSET = 20;
+    private final Memory l7Value = new Memory(L7STATE_SIZE);
     private final int cpus;
     private final boolean createdQdisc;
     private final String netns;
@@ -102,7 +104,6 @@ final class FlowProgram implements AutoCloseable {
             throw new CaptureFailure("ebpf: opening the overflow ring buffer: " + Errno.describe(errno));
         }
         this.l7stateFd = mapFd("l7state");
-        this.verdictsFd = mapFd("verdicts");
         this.payloadRing = bpf.ring_buffer__new(mapFd("payloads"), onPayload, null, null);
         if (payloadRing == null) {
             int errno = Native.getLastError();
@@ -385,18 +386,22 @@ final class FlowProgram implements AutoCloseable {
 
     /**
      * Tells the program what to send of a flow's payload from now on ({@link FlowPayload#DB}: the changes of
-     * direction; {@link FlowPayload#DONE}: nothing). A full verdict map only costs the flow more records.
+     * direction; {@link FlowPayload#DONE}: nothing): the verdict byte of the flow's {@code l7state} entry, read,
+     * set and written back (only if the entry is still there: one the LRU map dropped starts afresh, which costs the
+     * flow a few more records). A segment the program handles between the read and the write loses its update of
+     * that entry (once per flow, a microsecond: at most one change of direction).
      */
     void verdict(KernelFlows.Key k, int verdict) {
         writeKey(k);
-        verdictValue.setByte(0, (byte) verdict);
-        bpf.bpf_map_update_elem(verdictsFd, flowKey, verdictValue, Libbpf.BPF_ANY);
+        if (bpf.bpf_map_lookup_elem(l7stateFd, flowKey, l7Value) == 0) {
+            l7Value.setByte(VERDICT_OFFSET, (byte) verdict);
+            bpf.bpf_map_update_elem(l7stateFd, flowKey, l7Value, Libbpf.BPF_EXIST);
+        }
     }
 
     /** The flow ended: its payload state and verdict are removed, so a new flow on the key is looked at afresh. */
     void forget(KernelFlows.Key k) {
         writeKey(k);
-        bpf.bpf_map_delete_elem(verdictsFd, flowKey);
         bpf.bpf_map_delete_elem(l7stateFd, flowKey);
     }
 

@@ -24,6 +24,7 @@ interface Libbpf extends Library {
     int PROG_INFO_SIZE = 80;
     int PROG_INFO_NAME_OFFSET = 64;
     long BPF_ANY = 0;
+    long BPF_EXIST = 2;
 
     Pointer bpf_object__open_file(String path, Pointer opts);
 
