@@ -103,6 +103,12 @@ class EbpfKernelIT {
                 // records of each of the 20 flows (those in the ring too)
                 assertThat(source.kernelCounters()).isEqualTo(new KernelCounters(100, 0, 0, 0, 100, 16, 20, 0, 80, 0));
                 assertThat(source.stats()).isEqualTo(new CaptureStats(100, 0, 0));
+                io.micrometer.core.instrument.simple.SimpleMeterRegistry meters =
+                        new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+                source.registerMeters(meters);
+                assertThat(List.of("siteflow.agent.ebpf.map.full", "siteflow.agent.ebpf.payload.records",
+                        "siteflow.agent.ebpf.payload.lost")).extracting(n -> meters.get(n).functionCounter().count())
+                        .containsExactly(20.0, 80.0, 0.0);
                 Future<?> run = pool.submit(() -> {
                     source.run(FlowSink.to(records::add));
                     return null;
