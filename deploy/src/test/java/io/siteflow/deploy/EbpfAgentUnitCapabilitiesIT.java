@@ -160,8 +160,9 @@ class EbpfAgentUnitCapabilitiesIT {
         assertThat(p.exitValue()).isEqualTo(1);
         String cause = switch (missing) {
             // the verifier refuses the program's pointer arithmetic without CAP_PERFMON ("for !root")
-            case "CAP_PERFMON" -> "Permission denied (EACCES)";
-            default -> "Operation not permitted (EPERM) (needs CAP_BPF and CAP_NET_ADMIN, or root)";
+            case "CAP_PERFMON" -> "Permission denied (EACCES) (the verifier refused it: without CAP_PERFMON it forbids"
+                    + " the program's pointer arithmetic; needs CAP_PERFMON, or root)";
+            default -> "Operation not permitted (EPERM) (needs CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN, or root)";
         };
         List<String> lines = Arrays.asList(Files.readString(err).split("\n"));
         assertThat(lines.get(lines.size() - 1)).isEqualTo("siteflow capture: ebpf: loading the BPF program: " + cause

@@ -10,13 +10,14 @@ import java.util.regex.Pattern;
 
 /**
  * What {@code --backend auto} asks before it chooses the in-kernel source (capture-agent/docs/ebpf.md "--backend
- * auto"): a kernel of 5.12 or later (the program's atomic OR), CAP_NET_ADMIN and CAP_BPF (or CAP_SYS_ADMIN) in the
- * effective set, and then the program itself loaded and unloaded through libbpf (libbpf1 present, the verifier takes
+ * auto"): a kernel of 5.12 or later (the program's atomic OR), CAP_NET_ADMIN, CAP_BPF and CAP_PERFMON (the
+ * last two or CAP_SYS_ADMIN) in the effective set, and then the program itself loaded and unloaded through libbpf (libbpf1 present, the verifier takes
  * it). The kernel's own BTF is not asked for: the program uses no CO-RE. Static; thread-safe.
  */
 public final class EbpfProbe {
     private static final int CAP_NET_ADMIN = 12;
     private static final int CAP_SYS_ADMIN = 21;
+    private static final int CAP_PERFMON = 38;
     private static final int CAP_BPF = 39;
     private static final Pattern RELEASE = Pattern.compile("^(\\d+)\\.(\\d+)");
     private static final Pattern CAP_EFF = Pattern.compile("(?m)^CapEff:\\s*([0-9a-fA-F]+)$");
@@ -27,7 +28,7 @@ public final class EbpfProbe {
     /**
      * The answer: {@code usable} with what was found, or not with the first thing missing.
      *
-     * @param reason for the start-up line, e.g. {@code kernel 6.18, CAP_BPF and CAP_NET_ADMIN, the program loads}
+     * @param reason for the start-up line, e.g. {@code kernel 6.18, CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN, the program loads}
      */
     public record Result(boolean usable, String reason) {
     }
@@ -69,18 +70,23 @@ public final class EbpfProbe {
         }
         long caps = Long.parseUnsignedLong(c.group(1), 16);
         boolean netAdmin = (caps >>> CAP_NET_ADMIN & 1) != 0;
-        boolean bpf = (caps >>> CAP_BPF & 1) != 0 || (caps >>> CAP_SYS_ADMIN & 1) != 0;
-        if (!netAdmin || !bpf) {
+        boolean sysAdmin = (caps >>> CAP_SYS_ADMIN & 1) != 0;
+        boolean bpf = (caps >>> CAP_BPF & 1) != 0 || sysAdmin;
+        boolean perfmon = (caps >>> CAP_PERFMON & 1) != 0 || sysAdmin;
+        if (!netAdmin || !bpf || !perfmon) {
             List<String> missing = new java.util.ArrayList<>();
             if (!bpf) {
                 missing.add("CAP_BPF (or CAP_SYS_ADMIN)");
+            }
+            if (!perfmon) {
+                missing.add("CAP_PERFMON (or CAP_SYS_ADMIN)");
             }
             if (!netAdmin) {
                 missing.add("CAP_NET_ADMIN");
             }
             return new Result(false, "no " + String.join(" and no ", missing) + " in the effective capabilities");
         }
-        return new Result(true, kernel + ", CAP_BPF and CAP_NET_ADMIN");
+        return new Result(true, kernel + ", CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN");
     }
 
     private static String read(Path p, String otherwise) {

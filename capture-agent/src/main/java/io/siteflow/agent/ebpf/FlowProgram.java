@@ -183,8 +183,7 @@ final class FlowProgram implements AutoCloseable {
             }
             int err = bpf.bpf_object__load(obj);
             if (err < 0) {
-                throw failure("loading the BPF program: " + Errno.describe(-err)
-                        + (-err == Errno.EPERM ? " (needs CAP_BPF and CAP_NET_ADMIN, or root)" : ""));
+                throw failure("loading the BPF program: " + Errno.describe(-err) + loadHint(-err));
             }
             Memory hook = hook(ifindex, Libbpf.BPF_TC_INGRESS | Libbpf.BPF_TC_EGRESS);
             err = bpf.bpf_tc_hook_create(hook);
@@ -233,12 +232,26 @@ final class FlowProgram implements AutoCloseable {
         try {
             int err = bpf.bpf_object__load(obj);
             if (err < 0) {
-                throw failure("loading the BPF program: " + Errno.describe(-err)
-                        + (-err == Errno.EPERM ? " (needs CAP_BPF and CAP_NET_ADMIN, or root)" : ""));
+                throw failure("loading the BPF program: " + Errno.describe(-err) + loadHint(-err));
             }
         } finally {
             bpf.bpf_object__close(obj);
         }
+    }
+
+    /**
+     * What a failed load most likely lacks: EPERM, a capability to load at all; EACCES, CAP_PERFMON, without which
+     * the verifier refuses the program's pointer arithmetic ("prohibited for !root").
+     */
+    static String loadHint(int errno) {
+        if (errno == Errno.EPERM) {
+            return " (needs CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN, or root)";
+        }
+        if (errno == Errno.EACCES) {
+            return " (the verifier refused it: without CAP_PERFMON it forbids the program's pointer arithmetic;"
+                    + " needs CAP_PERFMON, or root)";
+        }
+        return "";
     }
 
     private static CaptureFailure failure(String what) {

@@ -227,7 +227,7 @@ class EbpfKernelIT {
                     "--backend", "ebpf", "--json"))
                     .isInstanceOf(IOException.class).hasMessageContaining(": exit 1: ")
                     .hasMessageContaining("siteflow capture: ebpf: loading the BPF program: Operation not permitted "
-                            + "(EPERM) (needs CAP_BPF and CAP_NET_ADMIN, or root); use --backend pcap where the "
+                            + "(EPERM) (needs CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN, or root); use --backend pcap where the "
                             + "in-kernel source cannot run");
             assertThat(tcFilters(lab)).doesNotContain("siteflow_");
         }
@@ -253,7 +253,7 @@ class EbpfKernelIT {
                     Path.of("/proc/sys/kernel/osrelease")));
             assertThat(release.find()).isTrue();
             assertThat(err.toString()).contains("capturing on sfa0 (auto: ebpf, kernel " + release.group(1)
-                    + ", CAP_BPF and CAP_NET_ADMIN, the program loads; ebpf: flows aggregated in the kernel)");
+                    + ", CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN, the program loads; ebpf: flows aggregated in the kernel)");
 
             // without CAP_BPF (and CAP_SYS_ADMIN, which would stand for it): libpcap, and the reason
             Path log = dir.resolve("auto-pcap.log");
@@ -269,7 +269,7 @@ class EbpfKernelIT {
             }
             assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
             assertThat(Files.readString(log)).contains("capturing on sfa0 (auto: pcap, ebpf cannot run here: no CAP_BPF "
-                    + "(or CAP_SYS_ADMIN) in the effective capabilities)");
+                    + "(or CAP_SYS_ADMIN) and no CAP_PERFMON (or CAP_SYS_ADMIN) in the effective capabilities)");
             assertThat(tcFilters(lab)).doesNotContain("siteflow_");
         } finally {
             pool.shutdownNow();
