@@ -2,12 +2,18 @@
 # Makes the image's base where no registry answers: a Debian bookworm minbase with the Java 17 runtime, libpcap
 # and libbpf, from the mirror apt already uses, trimmed (apt lists and caches, docs, man pages, locales) and
 # imported into podman as $1 (default localhost/siteflow-base:bookworm). Needs root and debootstrap; ~3 min.
-#   deploy/image/base.sh [IMAGE] [WORK_DIR]   (WORK_DIR: default a new directory under /var/tmp; the unpacked tree
-#   is removed at the end, debootstrap's log stays there)
+#   deploy/image/base.sh [IMAGE] [WORK_DIR]   (WORK_DIR: default a new directory under /var/tmp, removed once the
+#   base is made; the unpacked tree is always removed, debootstrap's log stays when it failed)
 set -euo pipefail
 
 IMAGE=${1:-localhost/siteflow-base:bookworm}
-WORK=${2:-$(mktemp -d /var/tmp/siteflow-base.XXXXXX)}
+OWN_WORK=''
+if [ -z "${2:-}" ]; then
+  WORK=$(mktemp -d /var/tmp/siteflow-base.XXXXXX)
+  OWN_WORK=1
+else
+  WORK=$2
+fi
 PACKAGES=openjdk-17-jre-headless,libpcap0.8,libbpf1
 
 # The first bookworm mirror in apt's sources (deb822 .sources files or one-line .list files).
@@ -52,3 +58,5 @@ find "$ROOTFS"/usr/share/locale -mindepth 1 -maxdepth 1 ! -name 'locale.alias' -
 echo "siteflow image: importing $IMAGE" >&2
 tar -C "$ROOTFS" -c . | podman import --change 'CMD ["/bin/bash"]' - "$IMAGE" >/dev/null
 echo "siteflow image: base $IMAGE ready ($(podman image inspect --format '{{.Size}}' "$IMAGE") bytes)" >&2
+# a directory of its own goes once the base is made (its log stays when something failed)
+if [ -n "$OWN_WORK" ]; then rm -rf --one-file-system "$WORK"; fi
