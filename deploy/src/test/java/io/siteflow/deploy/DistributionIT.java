@@ -43,6 +43,9 @@ class DistributionIT {
         assertThat(home.resolve("bin/siteflow")).isExecutable();
         assertThat(home.resolve("bin/jvm-options.sh")).isRegularFile();
         assertThat(home.resolve("install.sh")).isExecutable();
+        assertThat(home.resolve("image/base.sh")).isExecutable();
+        assertThat(home.resolve("image/healthcheck")).isExecutable();
+        assertThat(home.resolve("compose/secrets.sh")).isExecutable();
         for (String f : List.of("conf/sites.yaml", "conf/logback.xml", "conf/agent.env", "conf/processor.env",
                 "conf/broker.env", "systemd/siteflow-agent.service", "systemd/siteflow-processor.service",
                 "systemd/siteflow-broker.service", "systemd/siteflow-agent-ebpf.service", "k8s/base/kustomization.yaml",
@@ -50,7 +53,7 @@ class DistributionIT {
                 "k8s/overlays/pcap/kustomization.yaml", "k8s/overlays/ebpf/kustomization.yaml",
                 "k8s/overlays/ebpf/agent-ebpf.yaml",
                 "compose/compose.yaml", "observability/prometheus.yml", "observability/alert-rules.yml",
-                "observability/grafana-dashboard.json", "Dockerfile", "OPERATIONS.md")) {
+                "observability/grafana-dashboard.json", "image/Containerfile", "image/containers.conf", "OPERATIONS.md")) {
             assertThat(home.resolve(f)).isRegularFile();
         }
         assertThat(Files.readString(home.resolve("conf/sites.yaml"))).isEqualTo(DeployFiles.read("conf/sites.yaml"));
