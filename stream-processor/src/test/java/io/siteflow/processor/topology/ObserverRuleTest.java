@@ -84,4 +84,31 @@ class ObserverRuleTest {
         assertThat(v.verdict()).isEqualTo(io.siteflow.rules.verdict.Outcome.INSUFFICIENT);
         assertThat(v.reason()).isEqualTo("the observer dropped more than 0.1% of packets");
     }
+
+    @Test
+    void makesTheWindowInsufficientWhenTheCollectorLostMoreThanATenthOfAPercentOfItsExportRecords() throws Exception {
+        // droppedKernel 0 alone would pass; the collector's own counters say 11 of 10000 records were lost
+        d.agents.pipeInput("edge-b", "{\"agent\":\"edge-b\",\"iface\":\"0.0.0.0:2055\",\"time\":" + T0
+                + ",\"received\":9989,\"droppedKernel\":0,\"exportDatagrams\":400,\"exportRecords\":9989,"
+                + "\"exportRecordsLost\":11}");
+        d.send(flow().agent("edge-b").at(T0).bytes(5000, 0));
+        d.send(flow().agent("edge-b").at(T0 + 70_000).bytes(1, 0));
+
+        var v = io.siteflow.rules.verdict.VerdictJson.parse(d.verdicts().get(0).value);
+        assertThat(v.verdict()).isEqualTo(io.siteflow.rules.verdict.Outcome.INSUFFICIENT);
+        assertThat(v.reason()).isEqualTo("the observer dropped more than 0.1% of packets");
+    }
+
+    @Test
+    void judgesACollectorByItsExportCountersNotByTheMixedUnitsOfDroppedKernel() throws Exception {
+        // 5 NetFlow v9 export packets lost of 10005 datagrams is 0.05%; droppedKernel adds them to 1000 records
+        d.agents.pipeInput("edge-b", "{\"agent\":\"edge-b\",\"iface\":\"0.0.0.0:2055\",\"time\":" + T0
+                + ",\"received\":1000,\"droppedKernel\":5,\"exportDatagrams\":10000,\"exportRecords\":1000,"
+                + "\"exportPacketsLost\":5}");
+        d.send(flow().agent("edge-b").at(T0).bytes(5000, 0));
+        d.send(flow().agent("edge-b").at(T0 + 70_000).bytes(1, 0));
+
+        var v = io.siteflow.rules.verdict.VerdictJson.parse(d.verdicts().get(0).value);
+        assertThat(v.verdict()).isEqualTo(io.siteflow.rules.verdict.Outcome.PASS);
+    }
 }
