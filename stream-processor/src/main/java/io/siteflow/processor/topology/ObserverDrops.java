@@ -1,6 +1,7 @@
 package io.siteflow.processor.topology;
 
 import io.siteflow.model.wire.Heartbeat;
+import io.siteflow.rules.observer.ObserverRule;
 import io.siteflow.rules.verdict.VerdictCalculator;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -20,7 +21,8 @@ public final class ObserverDrops {
     }
 
     /**
-     * @param observer   the server's observer (agent id), null when it has none yet
+     * @param observer   the server's observer (agent id, or {@code AGENT@EXPORTER}: its collector's heartbeat is
+     *                   read), null when it has none yet
      * @param heartbeats an agent's last heartbeat JSON by agent id, null when none
      * @return false when there is no observer or no readable heartbeat of it
      */
@@ -28,7 +30,8 @@ public final class ObserverDrops {
         if (observer == null) {
             return false;
         }
-        return Heartbeat.parse(heartbeats.apply(observer)).flatMap(ObserverDrops::reason).isPresent();
+        return Heartbeat.parse(heartbeats.apply(ObserverRule.agentOf(observer))).flatMap(ObserverDrops::reason)
+                .isPresent();
     }
 
     /**
