@@ -9,7 +9,7 @@ import java.util.Optional;
  * A verdict computed from sampled records ({@code sampled}: a flow exporter counted 1 in N packets and the counts
  * were multiplied by N) is an estimate; this is its mark and its bound (capture-agent/docs/collect.md "The bound at
  * 1-in-N sampling"). By the delta method the DB share ŝ = B̂_DB / T̂ has
- * {@code Var(ŝ) ≈ Σ_i (N_i − 1) b_i² (1[i is DB] − s)² / T²} over the packets i of the pair; the records carry no
+ * {@code Var(ŝ) ≈ Σ_i (N_i − 1) b_i² (1[i is DB] − s)² / T²} over the packets i of the pair; records carry no
  * packet sizes, so each direction of a sampled record stands for its packets at their mean size
  * ({@code Σ b_i² ≈ bytes² / packets}, the counts as scaled), in units of 1024 bytes² rounded per record
  * ({@link #squares}) so that sums are exact and in any order the same. The bound is 5 σ, rounded up to 4 decimals.

@@ -72,7 +72,8 @@ class SampledEstimateTest {
 
     @Test
     void refusesAnEstimateWithoutARate() {
-        assertThatThrownBy(() -> VerdictJson.parse("{\"server\":\"s\",\"name\":\"n\",\"site\":\"a\",\"remoteSite\":\"b\","
+        assertThatThrownBy(() -> VerdictJson.parse("{\"server\":\"s\",\"name\":\"n\",\"site\":\"a\","
+                + "\"remoteSite\":\"b\","
                 + "\"verdict\":\"PASS\",\"dbShare\":0.9,\"threshold\":0.9,\"crossBytes\":1,\"rules\":\"r\","
                 + "\"reason\":\"x\",\"estimate\":{\"bound\":0.01}}"))
                 .isInstanceOf(VerdictFormatException.class)

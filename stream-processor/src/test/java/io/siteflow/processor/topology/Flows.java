@@ -117,7 +117,8 @@ final class Flows {
                 : io.siteflow.model.CallHistogram.of(java.util.Map.of(io.siteflow.model.CallHistogram.bucketOf(callMicros),
                         calls));
         return FlowRecord.builder().id(i).agent(agent).iface("eth0").time(start, end)
-                .endpoints(6, src, srcPort, dst, dstPort).forward(bytes, packets, bytes, 0x18).reverse(rbytes, 1, rbytes, 0x18)
+                .endpoints(6, src, srcPort, dst, dstPort).forward(bytes, packets, bytes, 0x18)
+                .reverse(rbytes, 1, rbytes, 0x18)
                 .rttMicros(rtt).db(calls, calls * callMicros, h).exporter(exporter, exporter == null ? null : 0L)
                 .sampled(sampled).build();
     }

@@ -140,7 +140,7 @@ class ExportedFlowsMatchAuditIT {
                     JsonNode report = JSON.readTree(audit.out());
                     int pairs = report.get("verdicts").size();
                     assertThat(pairs).isGreaterThanOrEqualTo(2);
-                    // every record is in once the API's verdicts have the audit's bytes (the lossy run's outcome differs)
+                    // every record is in once the API's bytes are the audit's (the lossy run's outcomes differ)
                     List<JsonNode> verdicts = Awaitility.await().atMost(GUARD).ignoreExceptions().until(
                             () -> verdicts(api), v -> v.size() == pairs && crossBytes(v).equals(crossBytes(
                                     Offline.list(report.get("verdicts")))));
