@@ -5,6 +5,7 @@ import io.siteflow.agent.capture.CaptureStats;
 import io.siteflow.agent.capture.SourceCounters;
 import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.agent.decode.DecodeStatus;
+import io.siteflow.agent.export.ExportSource;
 import io.siteflow.agent.metrics.AgentMetrics;
 import io.siteflow.agent.metrics.CaptureReadings;
 import io.siteflow.agent.metrics.DecodeCounters;
@@ -17,7 +18,8 @@ import java.util.List;
 
 /**
  * Starts the heartbeats (every 10 s to {@code siteflow.agents}) and the publisher's meters when Kafka is on. With
- * {@code --workers N} each heartbeat also carries each worker's received and dropped packets.
+ * {@code --workers N} each heartbeat also carries each worker's received and dropped packets; a flow collector's
+ * ({@code siteflow collect}) carries its own counters ({@link Heartbeat.Export}).
  */
 final class Heartbeats {
     private Heartbeats() {
@@ -35,7 +37,8 @@ final class Heartbeats {
                 .register(metrics.registry());
         return HeartbeatPublisher.on(kafka, HeartbeatPublisher.DEFAULT_INTERVAL, () -> heartbeat(o.agent(),
                 source.name(), System.currentTimeMillis(), source.stats(), readings.counters(), kafka.stats(),
-                workers(source.workerStats(), readings)));
+                workers(source.workerStats(), readings),
+                source instanceof ExportSource e ? e.heartbeatCounters() : null));
     }
 
     /** Each worker's packet counters for the heartbeat; empty for a capture with one worker. */
@@ -55,11 +58,11 @@ final class Heartbeats {
     /**
      * The heartbeat of these counters: {@code spooled} is the records waiting in the spool now
      * ({@link PublishStats#spoolRecords()}), not the running total of records ever spooled (that is the metric
-     * {@code siteflow.agent.kafka.spooled}).
+     * {@code siteflow.agent.kafka.spooled}); {@code export} is null for a capture agent.
      */
     static Heartbeat heartbeat(String agent, String iface, long timeMs, CaptureStats s, DecodeCounters c,
-            PublishStats p, List<Heartbeat.Worker> workers) {
+            PublishStats p, List<Heartbeat.Worker> workers, Heartbeat.Export export) {
         return new Heartbeat(agent, iface, timeMs, s.received(), s.droppedKernel(), s.droppedInterface(),
-                c.status(DecodeStatus.MALFORMED), p.sent(), p.spoolRecords(), p.dropped(), workers);
+                c.status(DecodeStatus.MALFORMED), p.sent(), p.spoolRecords(), p.dropped(), workers, export);
     }
 }

@@ -8,6 +8,7 @@ import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.agent.metrics.CaptureReadings;
 import io.siteflow.agent.source.FlowSource;
 import io.siteflow.model.IpAddresses;
+import io.siteflow.model.wire.Heartbeat;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;
@@ -35,7 +36,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #stats()}: {@code received} is flow records decoded, {@code droppedKernel} is what the sequence numbers
  * say was lost (records for v5 and IPFIX, export packets for v9, datagrams for sFlow), as the heartbeat carries a
- * capture's kernel drops; sFlow's sampled packets count as records received.
+ * capture's kernel drops; sFlow's sampled packets count as records received. The heartbeat carries the same counters
+ * apart too ({@link #heartbeatCounters()}), and the processor judges a collector's loss from those.
  */
 public final class ExportSource implements FlowSource {
     private static final Logger LOG = LoggerFactory.getLogger(ExportSource.class);
@@ -275,6 +277,16 @@ public final class ExportSource implements FlowSource {
     public CaptureStats stats() {
         return new CaptureStats(counters.records() + counters.sflowPackets(),
                 counters.lostRecords() + counters.lostPackets() + counters.sflowLostDatagrams(), 0);
+    }
+
+    /**
+     * The heartbeat's collector counters, each in its own unit ({@link #stats()} adds them up as one number for
+     * readers older than them). Safe from any thread (values may lag).
+     */
+    public Heartbeat.Export heartbeatCounters() {
+        ExportCounters c = counters;
+        return new Heartbeat.Export(c.datagrams(), c.records(), c.lostRecords(), c.lostPackets(), c.sflowPackets(),
+                c.sflowLostDatagrams(), c.malformedTotal(), c.refused());
     }
 
     @Override

@@ -23,9 +23,27 @@ class HeartbeatsTest {
         PublishStats publish = new PublishStats(120, 117, 10, 7, 2, 0, 3, 4096, 0, false);
 
         Heartbeat h = Heartbeats.heartbeat("wls3", "ens3", 1_700_000_000_000L, new CaptureStats(1000, 4, 1),
-                counters, publish, List.of());
+                counters, publish, List.of(), null);
 
         assertThat(h).isEqualTo(new Heartbeat("wls3", "ens3", 1_700_000_000_000L, 1000, 4, 1, 1, 117, 3, 2));
+    }
+
+    @Test
+    void aCollectorsHeartbeatCarriesItsExportCountersEachInItsOwnField() {
+        // siteflow collect: received = 1082 records + 40 sFlow packets, droppedKernel = 3 + 1 + 2 in mixed units
+        Heartbeat.Export export = new Heartbeat.Export(335, 1082, 3, 1, 40, 2, 5, 7);
+        PublishStats publish = new PublishStats(1122, 1122, 0, 0, 0, 0, 0, 4096, 0, false);
+
+        Heartbeat h = Heartbeats.heartbeat("edge-b", "0.0.0.0:2055", 1_700_000_000_000L,
+                new CaptureStats(1122, 6, 0), new DecodeCounters(), publish, List.of(), export);
+
+        assertThat(new String(h.toJson(), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("{\"agent\":\"edge-b\","
+                + "\"iface\":\"0.0.0.0:2055\",\"time\":1700000000000,\"received\":1122,\"droppedKernel\":6,"
+                + "\"droppedInterface\":0,\"decodeErrors\":0,\"recordsSent\":1122,\"spooled\":0,\"dropped\":0,"
+                + "\"exportDatagrams\":335,\"exportRecords\":1082,\"exportRecordsLost\":3,\"exportPacketsLost\":1,"
+                + "\"exportSflowPackets\":40,\"exportSflowDatagramsLost\":2,\"exportDatagramsMalformed\":5,"
+                + "\"exportersRefused\":7}");
+        assertThat(Heartbeat.parse(new String(h.toJson(), java.nio.charset.StandardCharsets.UTF_8))).contains(h);
     }
 
     @Test

@@ -84,6 +84,9 @@ public final class AuditText {
         sb.append(String.format(Locale.ROOT, "%nserver %s (%s, site %s) -> site %s: %s%n", v.name(), v.server(),
                 v.site(), v.remoteSite(), v.verdict()));
         sb.append("  ").append(v.reason()).append('\n');
+        v.estimate().ifPresent(e -> sb.append("  estimate: records sampled 1 in ").append(e.sampling())
+                .append(" (at most); the exact DB share within +/- ").append(VerdictCalculator.percent(e.bound()))
+                .append(" of this one (5 sigma)\n"));
         sb.append(String.format(Locale.ROOT, "  %-12s %14s %8s%n", "category", "bytes", "share"));
         for (Map.Entry<Category, Long> e : v.categories().entrySet()) {
             sb.append(String.format(Locale.ROOT, "  %-12s %14d %8s%n", e.getKey(), e.getValue(),

@@ -92,13 +92,23 @@ public final class OfflineAudit {
         if (c.category() == Category.UNKNOWN) {
             unclassified += r.totalBytes();
         }
-        dbSites.add(r, c, server -> observers.counts(server, r.agent(), dbSiteObservers));
+        String observer = ObserverRule.observerOf(r);
+        dbSites.add(r, c, server -> observers.counts(server, observer, dbSiteObservers));
         for (AuditSide side : routes.sides(f, c)) {
-            if (observers.counts(side.pair().server(), r.agent(), auditObservers)) {
+            if (observers.counts(side.pair().server(), observer, auditObservers)) {
                 add(r, c, side);
+            } else if (r.exporter() != null) {
+                compare(r, side);
             }
         }
         return true;
+    }
+
+    /** An exporter's record of the pair that another observer counts: compared with it, not added. */
+    private void compare(FlowRecord r, AuditSide side) {
+        cumulative.get(side.pair()).compareExporter(r);
+        long w = Window.of(r.start(), windowMs).start();
+        windows.get(side.pair()).computeIfAbsent(w, k -> new PairAggregate()).compareExporter(r);
     }
 
     private void add(FlowRecord r, Classification c, AuditSide side) {

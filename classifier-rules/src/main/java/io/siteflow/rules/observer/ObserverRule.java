@@ -1,5 +1,6 @@
 package io.siteflow.rules.observer;
 
+import io.siteflow.model.FlowRecord;
 import io.siteflow.rules.model.Host;
 import io.siteflow.rules.model.SiteModel;
 import java.util.Set;
@@ -15,6 +16,13 @@ import java.util.stream.Collectors;
  * observer for good. Until then the first other agent whose record about S arrives (the site's edge agent) is the
  * observer; the host agent of another listed host (which sees only its own host's flows) never is.
  *
+ * <p>A flow exporter (a router, firewall or probe whose records {@code siteflow collect} makes; the record's
+ * {@code exporter}) is an observer of its own, {@link #observerOf}: {@code AGENT@EXPORTER}, the collector's agent id
+ * and the exporter's address. It is never a host agent, so it is an edge observer of the servers behind it: it counts
+ * for a server until the server's host agent is seen, and from then on its records are compared with the host
+ * agent's, not added ({@code PairAggregate.compareExporter}). Two exporters that see the same traffic are two edge
+ * observers: the first one counts, the other's records are compared with its.
+ *
  * <p>Order matters only before the host agent is seen: records an edge agent sent before the host agent's first
  * record or heartbeat count, later ones do not. Immutable and thread-safe; the state is the caller's.
  */
@@ -24,6 +32,20 @@ public final class ObserverRule {
     /** The rule for the hosts of {@code model}. */
     public ObserverRule(SiteModel model) {
         this.hostAgents = model.hosts().stream().map(Host::name).collect(Collectors.toUnmodifiableSet());
+    }
+
+    /**
+     * The observer that recorded {@code r}, as this rule knows it: the agent id, or {@code AGENT@EXPORTER} for a record
+     * a flow collector made from an exporter's flows.
+     */
+    public static String observerOf(FlowRecord r) {
+        return r.exporter() == null ? r.agent() : r.agent() + "@" + r.exporter();
+    }
+
+    /** The agent (its heartbeats' id) of an observer {@link #observerOf} named: the part before the last {@code @}. */
+    public static String agentOf(String observer) {
+        int at = observer.lastIndexOf('@');
+        return at < 0 ? observer : observer.substring(0, at);
     }
 
     /** True when {@code agent} is the host agent of a listed host (its id equals the host's name). */

@@ -22,6 +22,14 @@ public final class PairAggregate {
     final TopFlows topFlows = new TopFlows();
     final DbCallStats dbCalls = new DbCallStats();
     long records;
+    /** The largest sampling rate of the sampled records added, 0 when none was ({@link SampledEstimate}). */
+    int sampling;
+    /** {@link SampledEstimate#squares} of the DB records and of the others. */
+    long dbSquares;
+    long otherSquares;
+    /** Exporters' records of the pair that another observer counts, and their bytes ({@link #compareExporter}). */
+    long exporterRecords;
+    long exporterBytes;
 
     /**
      * Adds one record of a flow between the server and {@code remoteAddress}, an address of the remote site.
@@ -49,6 +57,14 @@ public final class PairAggregate {
         if (r.rttMicros() != null) {
             rtt.add(r.rttMicros());
         }
+        if (r.sampled() != null) {
+            sampling = Math.max(sampling, r.sampled());
+            if (c.category() == Category.DB) {
+                dbSquares += SampledEstimate.squares(r);
+            } else {
+                otherSquares += SampledEstimate.squares(r);
+            }
+        }
         if (c.category() == Category.DB) {
             dbCalls.add(r);
         }
@@ -56,6 +72,21 @@ public final class PairAggregate {
             topFlows.add(new TopFlow(r.proto(), r.src(), r.srcPort(), r.dst(), r.dstPort(),
                     r.l7WireName() == null ? "" : r.l7WireName(), c.category(), c.rule().name(), bytes));
         }
+    }
+
+    /**
+     * Notes a flow exporter's record of the pair that did not count because another observer (the server's host
+     * agent) counts the pair: compared, not added.
+     */
+    public void compareExporter(FlowRecord r) {
+        exporterRecords++;
+        exporterBytes += r.totalBytes();
+    }
+
+    /** The exporters' bytes against the observer's, empty when no exporter record was compared. */
+    public java.util.Optional<ExporterComparison> exporters() {
+        return exporterRecords == 0 ? java.util.Optional.empty()
+                : java.util.Optional.of(new ExporterComparison(exporterBytes, crossBytes() - exporterBytes));
     }
 
     /** The DB connection a record belongs to, as {@link DbConnections} keys it: {@code proto src srcPort dst dstPort}. */
@@ -79,6 +110,11 @@ public final class PairAggregate {
         topFlows.merge(other.topFlows);
         dbCalls.merge(other.dbCalls);
         records += other.records;
+        sampling = Math.max(sampling, other.sampling);
+        dbSquares += other.dbSquares;
+        otherSquares += other.otherSquares;
+        exporterRecords += other.exporterRecords;
+        exporterBytes += other.exporterBytes;
         return this;
     }
 
@@ -112,6 +148,11 @@ public final class PairAggregate {
 
     public TopFlows topFlows() {
         return topFlows;
+    }
+
+    /** The DB share's estimate mark and bound, empty when no record added was sampled. */
+    public java.util.Optional<SampledEstimate> estimate() {
+        return SampledEstimate.of(sampling, dbSquares, otherSquares, bytes(Category.DB), crossBytes());
     }
 
     /** Number of flow records added. */

@@ -15,7 +15,10 @@ import java.util.TreeMap;
  * JSON form of a {@link PairAggregate}, so that it can live in a state store or travel on a topic:
  * {@code {"records": n, "categories": {...}, "addresses": {...}, "rtt": {"max": m, "rounded": b,
  * "counts": {"6500": 3}}, "dbConnections": {"key": [first, last]}, "topFlows": [...], "dbCalls": {"calls": n,
- * "micros": s, "first": ms, "last": ms, "histogram": {"454": 2}, "rtt": {...}}}}. Reading what was
+ * "micros": s, "first": ms, "last": ms, "histogram": {"454": 2}, "rtt": {...}}, "sampled": {"sampling": N,
+ * "dbSquares": q, "otherSquares": q}, "exporters": {"records": n, "bytes": b}}} ({@code sampled} only when a
+ * sampled record was added: {@link SampledEstimate}; {@code exporters} only when an exporter's record was compared:
+ * {@link PairAggregate#compareExporter}). Reading what was
  * written gives an aggregate that behaves identically. Thread-safe.
  */
 public final class PairAggregateJson {
@@ -54,6 +57,19 @@ public final class PairAggregateJson {
             }
             g.writeEndArray();
             writeDbCalls(a.dbCalls, g);
+            if (a.sampling != 0) {
+                g.writeObjectFieldStart("sampled");
+                g.writeNumberField("sampling", a.sampling);
+                g.writeNumberField("dbSquares", a.dbSquares);
+                g.writeNumberField("otherSquares", a.otherSquares);
+                g.writeEndObject();
+            }
+            if (a.exporterRecords != 0) {
+                g.writeObjectFieldStart("exporters");
+                g.writeNumberField("records", a.exporterRecords);
+                g.writeNumberField("bytes", a.exporterBytes);
+                g.writeEndObject();
+            }
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -129,6 +145,22 @@ public final class PairAggregateJson {
                 }
             }
             case "topFlows" -> VerdictJsonReader.topFlows(p).forEach(a.topFlows::add);
+            case "sampled" -> {
+                Map<String, Long> m = VerdictJsonReader.longMap(p, name);
+                long sampling = m.getOrDefault("sampling", 0L);
+                if (sampling < 2 || sampling > Integer.MAX_VALUE) {
+                    throw new VerdictFormatException("aggregate: sampled.sampling " + sampling
+                            + " is not a sampling rate (2 or more)");
+                }
+                a.sampling = (int) sampling;
+                a.dbSquares = m.getOrDefault("dbSquares", 0L);
+                a.otherSquares = m.getOrDefault("otherSquares", 0L);
+            }
+            case "exporters" -> {
+                Map<String, Long> m = VerdictJsonReader.longMap(p, name);
+                a.exporterRecords = m.getOrDefault("records", 0L);
+                a.exporterBytes = m.getOrDefault("bytes", 0L);
+            }
             default -> p.skipChildren();
         }
     }

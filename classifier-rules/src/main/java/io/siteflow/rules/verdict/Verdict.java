@@ -30,12 +30,17 @@ import java.util.Optional;
  * @param reason        one sentence saying why
  * @param topFlows      the largest non-DB flows, largest first
  * @param dbCalls       what the distance costs the server's DB calls
+ * @param estimate      present when some of the pair's records were sampled (flow exports counting 1 in N packets):
+ *                      the verdict is an estimate, {@code dbShare} within the bound of the exact share
+ * @param exporters     present when flow exporters' records of the pair were compared with its observer's (the
+ *                      host agent counts them): their bytes and the difference
  */
 public record Verdict(String server, String name, String site, String remoteSite, Optional<Window> window,
                       Outcome verdict, BigDecimal dbShare, BigDecimal threshold, long crossBytes,
                       Map<Category, Long> categories, Map<String, Long> addresses, RttSummary rttMicros,
                       DbConnectionSummary dbConnections, String rules, String reason, List<TopFlow> topFlows,
-                      DbCallSummary dbCalls) {
+                      DbCallSummary dbCalls, Optional<SampledEstimate> estimate,
+                      Optional<ExporterComparison> exporters) {
     public Verdict {
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(name, "name");
@@ -50,9 +55,21 @@ public record Verdict(String server, String name, String site, String remoteSite
         Objects.requireNonNull(rules, "rules");
         Objects.requireNonNull(reason, "reason");
         Objects.requireNonNull(dbCalls, "dbCalls");
+        Objects.requireNonNull(estimate, "estimate");
+        Objects.requireNonNull(exporters, "exporters");
         categories = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(categories));
         addresses = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(addresses));
         topFlows = List.copyOf(topFlows);
+    }
+
+    /** A verdict of counted (not sampled) records, no exporter compared. */
+    public Verdict(String server, String name, String site, String remoteSite, Optional<Window> window,
+                   Outcome verdict, BigDecimal dbShare, BigDecimal threshold, long crossBytes,
+                   Map<Category, Long> categories, Map<String, Long> addresses, RttSummary rttMicros,
+                   DbConnectionSummary dbConnections, String rules, String reason, List<TopFlow> topFlows,
+                   DbCallSummary dbCalls) {
+        this(server, name, site, remoteSite, window, verdict, dbShare, threshold, crossBytes, categories, addresses,
+                rttMicros, dbConnections, rules, reason, topFlows, dbCalls, Optional.empty(), Optional.empty());
     }
 
     /** A verdict without DB call figures ({@link DbCallSummary#NONE} with these connections). */

@@ -84,7 +84,8 @@ public final class VerdictCalculator {
         return new Verdict(pair.server().address(), pair.server().name(), pair.server().site().name(),
                 pair.remoteSite().name(), window, o, share, t, cross, cats, addrs, agg.rtt().summary(),
                 connections, version, reason(o, agg, share, t, minCrossBytes, drops),
-                agg.topFlows().top(TopFlows.REPORTED), agg.dbCalls().summary(window, agg.rtt(), connections));
+                agg.topFlows().top(TopFlows.REPORTED), agg.dbCalls().summary(window, agg.rtt(), connections),
+                agg.estimate(), agg.exporters());
     }
 
     static String reason(Outcome o, PairAggregate agg, BigDecimal share, BigDecimal threshold, long minCross,
@@ -107,7 +108,7 @@ public final class VerdictCalculator {
     }
 
     /** {@code 0.9296} as {@code 92.96%}, {@code 0.9} as {@code 90%}. */
-    static String percent(BigDecimal fraction) {
+    public static String percent(BigDecimal fraction) {
         return fraction.multiply(HUNDRED).stripTrailingZeros().toPlainString() + "%";
     }
 }

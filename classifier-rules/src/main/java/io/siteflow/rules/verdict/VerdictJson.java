@@ -17,7 +17,9 @@ import java.util.Map;
  * ({@code p50/p95/max} absent when there is no sample), {@code dbConnections{median,max}} (deprecated: the
  * same as {@code dbCalls.connections}, kept one version), {@code dbCalls{calls, callsPerSecond,
  * callMicros{p50,p95,p99}, rttMicros, networkShare, serviceMicros{p50}, connections{median,max}}} ({@link DbCallJson}),
- * {@code rules, reason, topFlows}. Unknown fields are skipped when reading. Thread-safe.
+ * {@code rules, reason, topFlows}, then {@code estimate{sampling, bound}} only for a verdict from sampled records
+ * ({@link SampledEstimate}), and {@code exporters{bytes, difference}} only when exporters' records of the pair were
+ * compared with its observer's ({@link ExporterComparison}). Unknown fields are skipped when reading. Thread-safe.
  */
 public final class VerdictJson {
     static final JsonFactory FACTORY = new JsonFactory();
@@ -75,6 +77,18 @@ public final class VerdictJson {
             writeTopFlow(f, g);
         }
         g.writeEndArray();
+        if (v.estimate().isPresent()) {
+            g.writeObjectFieldStart("estimate");
+            g.writeNumberField("sampling", v.estimate().get().sampling());
+            g.writeNumberField("bound", v.estimate().get().bound());
+            g.writeEndObject();
+        }
+        if (v.exporters().isPresent()) {
+            g.writeObjectFieldStart("exporters");
+            g.writeNumberField("bytes", v.exporters().get().bytes());
+            g.writeNumberField("difference", v.exporters().get().difference());
+            g.writeEndObject();
+        }
         g.writeEndObject();
     }
 

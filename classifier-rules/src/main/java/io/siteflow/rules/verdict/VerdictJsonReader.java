@@ -82,10 +82,34 @@ final class VerdictJsonReader {
         return out;
     }
 
-    private static Verdict withDbCalls(Verdict v, DbCallSummary d) {
+    private static Verdict with(Verdict v, DbCallSummary d, Optional<SampledEstimate> estimate,
+                                Optional<ExporterComparison> exporters) {
         return new Verdict(v.server(), v.name(), v.site(), v.remoteSite(), v.window(), v.verdict(), v.dbShare(),
                 v.threshold(), v.crossBytes(), v.categories(), v.addresses(), v.rttMicros(), v.dbConnections(),
-                v.rules(), v.reason(), v.topFlows(), d);
+                v.rules(), v.reason(), v.topFlows(), d, estimate, exporters);
+    }
+
+    /** {@code estimate{sampling, bound}}: both needed, the rate 2 or more, the bound not negative. */
+    private static SampledEstimate estimate(JsonParser p) throws IOException, VerdictFormatException {
+        expect(p, JsonToken.START_OBJECT, "estimate");
+        Integer sampling = null;
+        BigDecimal bound = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken t = p.nextToken();
+            if (name.equals("sampling") && t == JsonToken.VALUE_NUMBER_INT) {
+                sampling = p.getIntValue();
+            } else if (name.equals("bound") && t.isNumeric()) {
+                bound = p.getDecimalValue();
+            } else {
+                p.skipChildren();
+            }
+        }
+        if (sampling == null || sampling < 2 || bound == null || bound.signum() < 0) {
+            throw new VerdictFormatException("estimate: needs sampling (2 or more) and bound (0 or more), got "
+                    + sampling + " and " + bound);
+        }
+        return new SampledEstimate(sampling, bound);
     }
 
     /** Builder of a verdict from named fields. */
@@ -100,6 +124,8 @@ final class VerdictJsonReader {
         private Map<String, Long> db = Map.of();
         private List<TopFlow> top = List.of();
         private DbCallSummary dbCalls;
+        private Optional<SampledEstimate> estimate = Optional.empty();
+        private Optional<ExporterComparison> exporters = Optional.empty();
 
         void read(String name, JsonParser p) throws IOException, VerdictFormatException {
             switch (name) {
@@ -115,6 +141,12 @@ final class VerdictJsonReader {
                 case "dbConnections" -> db = longMap(p, name);
                 case "topFlows" -> top = topFlows(p);
                 case "dbCalls" -> dbCalls = DbCallJson.read(p);
+                case "estimate" -> estimate = Optional.of(estimate(p));
+                case "exporters" -> {
+                    Map<String, Long> m = longMap(p, name);
+                    exporters = Optional.of(new ExporterComparison(m.getOrDefault("bytes", 0L),
+                            m.getOrDefault("difference", 0L)));
+                }
                 default -> {
                     if (p.currentToken().isStructStart()) {
                         p.skipChildren();
@@ -146,7 +178,7 @@ final class VerdictJsonReader {
                                 rtt.getOrDefault("max", 0L), rtt.getOrDefault("samples", 0L)),
                         connections, text.get("rules"), text.get("reason"), top);
                 // a writer older than dbCalls: its connections come from dbConnections
-                return dbCalls == null ? v : withDbCalls(v, dbCalls);
+                return with(v, dbCalls == null ? v.dbCalls() : dbCalls, estimate, exporters);
             } catch (IllegalArgumentException e) {
                 throw new VerdictFormatException("verdict: " + e.getMessage());
             }

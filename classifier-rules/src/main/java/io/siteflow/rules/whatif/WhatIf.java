@@ -120,7 +120,7 @@ public final class WhatIf {
         rttPairOf(r, c).ifPresent(p -> rttBySitePair.add(p, r.rttMicros()));
         Host server = move.server();
         if (!r.src().equals(server.address()) && !r.dst().equals(server.address())
-                || !observerRule.counts(server, r.agent(), observers)) {
+                || !observerRule.counts(server, io.siteflow.rules.observer.ObserverRule.observerOf(r), observers)) {
             return;
         }
         traffic.add(ServerTraffic.entryOf(r, c, server.address()));

@@ -75,6 +75,29 @@ class ObserverRuleTest {
                 .containsExactly(true, true, true, false, false);
     }
 
+    @Test
+    void anExporterIsAnObserverOfItsOwnNamedByItsCollectorAndItsAddress() {
+        io.siteflow.model.FlowRecord agent = io.siteflow.model.FlowRecord.builder().id("r-1").agent("edge-b")
+                .iface("ens4").endpoints(6, "10.2.0.20", 40000, "10.1.0.10", 1521).build();
+        io.siteflow.model.FlowRecord exported = agent.toBuilder().iface("0.0.0.0:2055").exporter("2001:db8::1", 0L)
+                .build();
+
+        assertThat(ObserverRule.observerOf(agent)).isEqualTo("edge-b");
+        assertThat(ObserverRule.observerOf(exported)).isEqualTo("edge-b@2001:db8::1");
+        assertThat(ObserverRule.agentOf("edge-b@2001:db8::1")).isEqualTo("edge-b");
+        assertThat(ObserverRule.agentOf("user@host@192.0.2.1")).isEqualTo("user@host");
+        assertThat(ObserverRule.agentOf("edge-b")).isEqualTo("edge-b");
+    }
+
+    @Test
+    void twoExportersOfOneCollectorAreTwoEdgeObserversAndTheHostAgentTakesOverFromThem() {
+        ObserverMemory state = new ObserverMemory();
+
+        assertThat(counts(state, "edge-b@192.0.2.1", "edge-b@192.0.2.2", "edge-b@192.0.2.1", "wls3",
+                "edge-b@192.0.2.1")).containsExactly(true, false, true, true, false);
+        assertThat(rule.mayObserve(wls3, "edge-b@192.0.2.2")).isTrue();
+    }
+
     /** A state whose heartbeats are given. */
     private static final class Heard implements ObserverState {
         private final ObserverMemory memory = new ObserverMemory();

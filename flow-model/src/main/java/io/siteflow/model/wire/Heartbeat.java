@@ -25,7 +25,10 @@ import java.util.Optional;
  * {@code spooled}, which is what waits in the spool when the heartbeat is written. An agent capturing with several
  * workers ({@code --workers N}) adds each one's packet counters, in worker order:
  * {@code "workers":[{"received":600,"droppedKernel":2,"droppedInterface":1,"droppedAgent":0},{...}]}; with one
- * worker the field is left out.
+ * worker the field is left out. A flow collector ({@code siteflow collect}) adds its own counters after those,
+ * {@link Export}: {@code "exportDatagrams":335,"exportRecords":1082,"exportRecordsLost":0,"exportPacketsLost":0,
+ * "exportSflowPackets":0,"exportSflowDatagramsLost":0,"exportDatagramsMalformed":0,"exportersRefused":0}; a
+ * capture agent leaves them out. Readers older than these fields skip them.
  *
  * @param agent            agent id, never null
  * @param iface            interface or capture file, never null (empty when a reader found none)
@@ -40,9 +43,11 @@ import java.util.Optional;
  *                         the spool has been replayed)
  * @param dropped          flow records lost: hand-off queue or spool full
  * @param workers          each capture worker's packet counters (they add up to the totals), empty with one worker
+ * @param export           a flow collector's counters, null for a capture agent (and for a collector older than them)
  */
 public record Heartbeat(String agent, String iface, long time, long received, long droppedKernel,
-        long droppedInterface, long decodeErrors, long recordsSent, long spooled, long dropped, List<Worker> workers) {
+        long droppedInterface, long decodeErrors, long recordsSent, long spooled, long dropped, List<Worker> workers,
+        Export export) {
     private static final JsonFactory FACTORY = new JsonFactory();
 
     /**
@@ -56,6 +61,24 @@ public record Heartbeat(String agent, String iface, long time, long received, lo
     public record Worker(long received, long droppedKernel, long droppedInterface, long droppedAgent) {
     }
 
+    /**
+     * A flow collector's counters, totals since it started, each in its own unit (the heartbeat's {@code received}
+     * and {@code droppedKernel} add them up as one number for readers older than this record:
+     * capture-agent/docs/collect.md "Counters").
+     *
+     * @param datagrams           datagrams received from accepted exporters (NetFlow, IPFIX and sFlow)
+     * @param records             NetFlow v5/v9 and IPFIX flow records decoded
+     * @param recordsLost         flow records lost on the way, from NetFlow v5 and IPFIX sequence numbers
+     * @param packetsLost         NetFlow v9 export packets lost on the way, from their sequence numbers
+     * @param sflowPackets        sFlow sampled packets decoded into flows
+     * @param sflowDatagramsLost  sFlow datagrams lost on the way, from their sequence numbers
+     * @param datagramsMalformed  datagrams (or parts of them) that could not be read, every kind
+     * @param exportersRefused    datagrams refused: their exporter is not in {@code --exporter}, or beyond the bound
+     */
+    public record Export(long datagrams, long records, long recordsLost, long packetsLost, long sflowPackets,
+            long sflowDatagramsLost, long datagramsMalformed, long exportersRefused) {
+    }
+
     public Heartbeat {
         Objects.requireNonNull(agent, "agent");
         Objects.requireNonNull(iface, "iface");
@@ -67,6 +90,13 @@ public record Heartbeat(String agent, String iface, long time, long received, lo
             long decodeErrors, long recordsSent, long spooled, long dropped) {
         this(agent, iface, time, received, droppedKernel, droppedInterface, decodeErrors, recordsSent, spooled,
                 dropped, List.of());
+    }
+
+    /** A heartbeat of a capture agent (no collector counters). */
+    public Heartbeat(String agent, String iface, long time, long received, long droppedKernel, long droppedInterface,
+            long decodeErrors, long recordsSent, long spooled, long dropped, List<Worker> workers) {
+        this(agent, iface, time, received, droppedKernel, droppedInterface, decodeErrors, recordsSent, spooled,
+                dropped, workers, null);
     }
 
     /** This heartbeat as UTF-8 JSON, fields in component order, no line break. */
@@ -96,6 +126,16 @@ public record Heartbeat(String agent, String iface, long time, long received, lo
                 }
                 g.writeEndArray();
             }
+            if (export != null) {
+                g.writeNumberField("exportDatagrams", export.datagrams());
+                g.writeNumberField("exportRecords", export.records());
+                g.writeNumberField("exportRecordsLost", export.recordsLost());
+                g.writeNumberField("exportPacketsLost", export.packetsLost());
+                g.writeNumberField("exportSflowPackets", export.sflowPackets());
+                g.writeNumberField("exportSflowDatagramsLost", export.sflowDatagramsLost());
+                g.writeNumberField("exportDatagramsMalformed", export.datagramsMalformed());
+                g.writeNumberField("exportersRefused", export.exportersRefused());
+            }
             g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -105,7 +145,8 @@ public record Heartbeat(String agent, String iface, long time, long received, lo
 
     /**
      * Reads a heartbeat, leniently so that older and newer agents stay readable: unknown fields are skipped, a
-     * missing or non-integer counter reads as 0, a missing {@code iface} as empty.
+     * missing or non-integer counter reads as 0, a missing {@code iface} as empty; {@link #export()} is null unless
+     * {@code exportDatagrams} is there (a collector writes all of its counters or none).
      *
      * @param json the JSON text, may be null
      * @return empty when the text is null, not JSON, not an object, or has no string {@code agent}; never throws
@@ -129,7 +170,16 @@ public record Heartbeat(String agent, String iface, long time, long received, lo
         }
         return Optional.of(new Heartbeat(agent, f.get("iface") instanceof String s ? s : "", num(f, "time"),
                 num(f, "received"), num(f, "droppedKernel"), num(f, "droppedInterface"), num(f, "decodeErrors"),
-                num(f, "recordsSent"), num(f, "spooled"), num(f, "dropped"), workers));
+                num(f, "recordsSent"), num(f, "spooled"), num(f, "dropped"), workers, export(f)));
+    }
+
+    private static Export export(Map<String, Object> f) {
+        if (!f.containsKey("exportDatagrams")) {
+            return null;
+        }
+        return new Export(num(f, "exportDatagrams"), num(f, "exportRecords"), num(f, "exportRecordsLost"),
+                num(f, "exportPacketsLost"), num(f, "exportSflowPackets"), num(f, "exportSflowDatagramsLost"),
+                num(f, "exportDatagramsMalformed"), num(f, "exportersRefused"));
     }
 
     /** Reads an object's fields after its START_OBJECT: strings and integers into {@code f}, a "workers" array. */

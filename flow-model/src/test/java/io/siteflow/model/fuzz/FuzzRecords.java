@@ -6,7 +6,8 @@ import io.siteflow.model.FlowRecord;
 /**
  * Builds flow records from fuzzer input: any text, nullable fields absent or present, numbers anywhere in the
  * ranges the reader accepts (DESIGN.md "Flow record": counters and times not negative, ports 0-65535, ...); any
- * text as the {@code l7} name, listed or not.
+ * text as the {@code l7} name, listed or not; the flow-export fields absent or present (any exporter text, any
+ * observation domain of 32 bits, any sampling rate from 2), drawn last so that older inputs build what they did.
  */
 final class FuzzRecords {
     private FuzzRecords() {
@@ -19,7 +20,10 @@ final class FuzzRecords {
                 .forward(count(in), count(in), count(in), flags(in)).reverse(count(in), count(in), count(in), flags(in))
                 .rttMicros(in.consumeBoolean() ? count(in) : null).l7(in.consumeBoolean() ? in.consumeString(16) : null)
                 .sni(in.consumeBoolean() ? in.consumeString(64) : null).isFinal(in.consumeBoolean())
-                .id(in.consumeString(40)).dataRttMicros(in.consumeBoolean() ? count(in) : null).build();
+                .id(in.consumeString(40)).dataRttMicros(in.consumeBoolean() ? count(in) : null)
+                .exporter(in.consumeBoolean() ? in.consumeString(40) : null,
+                        in.consumeBoolean() ? in.consumeLong(0, 0xFFFF_FFFFL) : null)
+                .sampled(in.consumeBoolean() ? in.consumeInt(2, Integer.MAX_VALUE) : null).build();
     }
 
     private static long count(FuzzedDataProvider in) {

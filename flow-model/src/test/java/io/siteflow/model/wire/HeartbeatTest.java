@@ -47,6 +47,28 @@ class HeartbeatTest {
     }
 
     @Test
+    void writesAndReadsACollectorsExportCountersAfterTheCaptureOnes() {
+        Heartbeat h = new Heartbeat("edge-b", "0.0.0.0:2055", 1_764_000_000_000L, 1_122, 6, 0, 0, 1_122, 0, 0,
+                List.of(), new Heartbeat.Export(335, 1_082, 3, 1, 40, 2, 5, 7));
+
+        assertThat(json(h)).isEqualTo("{\"agent\":\"edge-b\",\"iface\":\"0.0.0.0:2055\",\"time\":1764000000000,"
+                + "\"received\":1122,\"droppedKernel\":6,\"droppedInterface\":0,\"decodeErrors\":0,"
+                + "\"recordsSent\":1122,\"spooled\":0,\"dropped\":0,\"exportDatagrams\":335,\"exportRecords\":1082,"
+                + "\"exportRecordsLost\":3,\"exportPacketsLost\":1,\"exportSflowPackets\":40,"
+                + "\"exportSflowDatagramsLost\":2,\"exportDatagramsMalformed\":5,\"exportersRefused\":7}");
+        assertThat(Heartbeat.parse(json(h))).contains(h);
+    }
+
+    @Test
+    void aHeartbeatWithoutExportCountersHasNoneAndOneWithSomeReadsTheMissingAsZeros() {
+        // the golden heartbeat predates the collector's counters: a capture agent's, or an older collector's
+        assertThat(Heartbeat.parse(Fixtures.text(HeartbeatTest.class, "heartbeat-wls3.json")).orElseThrow().export())
+                .isNull();
+        assertThat(Heartbeat.parse("{\"agent\":\"c\",\"exportDatagrams\":4,\"exportRecordsLost\":1}")
+                .orElseThrow().export()).isEqualTo(new Heartbeat.Export(4, 0, 1, 0, 0, 0, 0, 0));
+    }
+
+    @Test
     void skipsWorkersThatAreNoObjectsAndReadsTheFieldsAfterThem() {
         assertThat(Heartbeat.parse("{\"agent\":\"a\",\"workers\":[1,[2],{\"received\":5}],\"received\":9}"))
                 .contains(new Heartbeat("a", "", 0, 9, 0, 0, 0, 0, 0, 0, List.of(new Heartbeat.Worker(5, 0, 0, 0))));

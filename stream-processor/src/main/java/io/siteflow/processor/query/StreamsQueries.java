@@ -2,7 +2,9 @@ package io.siteflow.processor.query;
 
 import io.siteflow.processor.topology.ActiveModel;
 import io.siteflow.processor.topology.Alert;
+import io.siteflow.model.wire.Heartbeat;
 import io.siteflow.processor.topology.ModelCache;
+import io.siteflow.processor.topology.ObserverDrops;
 import io.siteflow.rules.classify.FlowSyntax;
 import io.siteflow.rules.isolation.HostRtt;
 import io.siteflow.rules.isolation.IsolationEdge;
@@ -270,11 +272,8 @@ public final class StreamsQueries implements SiteflowQueries {
                 reasons.computeIfAbsent(st.agent(), x -> new ArrayList<>()).add("silent since "
                         + Instant.ofEpochMilli(st.lastSeenMs()));
             }
-            long dropped = st.droppedKernel() + st.droppedInterface();
-            if (VerdictCalculator.dropsAboveLimit(st.received(), dropped)) {
-                reasons.computeIfAbsent(st.agent(), x -> new ArrayList<>()).add("dropped " + dropped + " of "
-                        + (st.received() + dropped) + " packets (more than 0.1%)");
-            }
+            Heartbeat.parse(json).flatMap(ObserverDrops::reason).ifPresent(why ->
+                    reasons.computeIfAbsent(st.agent(), x -> new ArrayList<>()).add(why));
         }
         List<Unverified> out = new ArrayList<>();
         reasons.forEach((agent, why) -> out.add(new Unverified(agent, m.model().hosts().stream()

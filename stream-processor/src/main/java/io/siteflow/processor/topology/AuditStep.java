@@ -8,6 +8,7 @@ import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.classify.Classifier;
 import io.siteflow.rules.model.Flow;
 import io.siteflow.rules.model.Host;
+import io.siteflow.rules.observer.ObserverRule;
 import io.siteflow.rules.observer.ObserverState;
 import io.siteflow.rules.verdict.AuditPair;
 import io.siteflow.rules.verdict.AuditSide;
@@ -155,8 +156,11 @@ final class AuditStep implements Processor<String, Routed, String, String> {
             side = s.get();
         }
         Host host = side.pair().server();
-        if (!m.observers().counts(host, r.agent(), observers)) {
+        if (!m.observers().counts(host, ObserverRule.observerOf(r), observers)) {
             metrics.otherObserver.increment();
+            if (r.exporter() != null) { // an exporter's record of a pair the host agent counts: compared, not added
+                windows.compare(m.keyOf(side.pair()), r, now);
+            }
             return;
         }
         String remote = side.remoteAddress();
@@ -182,7 +186,7 @@ final class AuditStep implements Processor<String, Routed, String, String> {
             return; // the model changed since it was routed
         }
         Host host = ends.get().server();
-        if (m.observers().counts(host, r.agent(), dbSiteObservers)) {
+        if (m.observers().counts(host, ObserverRule.observerOf(r), dbSiteObservers)) {
             windows.addCumulative(TopologySpec.dbSiteKey(database, host.address()), r, c, database);
         }
     }

@@ -19,7 +19,10 @@ import java.util.TreeMap;
  * {@value #MARKER}, a bit set of the null fields, then schema, agent, iface, start, end, proto, src, srcPort, dst,
  * dstPort, bytes, packets, rbytes, rpackets, frameBytes, rframeBytes, tcpFlags, rtcpFlags, rttMicros, l7 (as
  * {@link FlowRecord#l7WireName()}: an unlisted name passes through), sni, final, id, dataRttMicros, the DB calls
- * (ints and longs big-endian, strings as an int length and UTF-8 bytes, absent nullable fields omitted). A value
+ * (ints and longs big-endian, strings as an int length and UTF-8 bytes, absent nullable fields omitted), then the
+ * flow-export fields each behind a bit of its own that is set when the field is present (unlike the null bits):
+ * exporter, observationDomain (long), sampled (int). Bytes written before those fields existed have the bits
+ * clear and read as they did (flow-model/docs/contracts.md "Adding a field"). A value
  * starting with {@code '{'} is read as JSON (records an older version left on the topic). Stateless.
  */
 final class FlowRecordBinary {
@@ -30,6 +33,12 @@ final class FlowRecordBinary {
     private static final int DATA_RTT = 8;
     /** Set (unlike the others) when DB calls follow: calls, their µs, bucket count, then bucket/count pairs. */
     private static final int DB_CALLS = 16;
+    /** Set when the record names its exporter: its length and UTF-8 bytes follow the DB calls. */
+    private static final int EXPORTER = 32;
+    /** Set when the record has an observation domain: a long after the exporter. */
+    private static final int DOMAIN = 64;
+    /** Set when the record's counts are sampled: the rate, an int, last. */
+    private static final int SAMPLED = 128;
 
     private FlowRecordBinary() {
     }
@@ -46,14 +55,19 @@ final class FlowRecordBinary {
         byte[] id = utf8(r.id());
         byte[] l7 = r.l7WireName() == null ? null : utf8(r.l7WireName());
         byte[] sni = r.sni() == null ? null : utf8(r.sni());
+        byte[] exporter = r.exporter() == null ? null : utf8(r.exporter());
         int nulls = (r.rttMicros() == null ? RTT : 0) | (l7 == null ? L7 : 0) | (sni == null ? SNI : 0)
-                | (r.dataRttMicros() == null ? DATA_RTT : 0) | (db.calls() != 0 ? DB_CALLS : 0);
+                | (r.dataRttMicros() == null ? DATA_RTT : 0) | (db.calls() != 0 ? DB_CALLS : 0)
+                | (exporter != null ? EXPORTER : 0) | (r.observationDomain() != null ? DOMAIN : 0)
+                | (r.sampled() != null ? SAMPLED : 0);
         Map<Integer, Long> buckets = db.histogram().toMap();
         int size = 2 + 6 * 4 + 8 * 8 + 1 // marker, nulls; six ints; eight longs; isFinal
                 + 4 * 5 + agent.length + iface.length + src.length + dst.length + id.length
                 + (r.rttMicros() == null ? 0 : 8) + (l7 == null ? 0 : 4 + l7.length)
                 + (sni == null ? 0 : 4 + sni.length) + (r.dataRttMicros() == null ? 0 : 8)
-                + (db.calls() == 0 ? 0 : 8 + 8 + 4 + 12 * buckets.size());
+                + (db.calls() == 0 ? 0 : 8 + 8 + 4 + 12 * buckets.size())
+                + (exporter == null ? 0 : 4 + exporter.length) + (r.observationDomain() == null ? 0 : 8)
+                + (r.sampled() == null ? 0 : 4);
         ByteBuffer b = ByteBuffer.allocate(size);
         b.put(MARKER).put((byte) nulls).putInt(r.schema());
         put(b, agent);
@@ -81,6 +95,15 @@ final class FlowRecordBinary {
         if (db.calls() != 0) {
             b.putLong(db.calls()).putLong(db.micros()).putInt(buckets.size());
             buckets.forEach((k, n) -> b.putInt(k).putLong(n));
+        }
+        if (exporter != null) {
+            put(b, exporter);
+        }
+        if (r.observationDomain() != null) {
+            b.putLong(r.observationDomain());
+        }
+        if (r.sampled() != null) {
+            b.putInt(r.sampled());
         }
         return b.array();
     }
@@ -114,6 +137,8 @@ final class FlowRecordBinary {
             if ((nulls & DB_CALLS) != 0) {
                 r.db(dbCalls(b));
             }
+            r.exporter((nulls & EXPORTER) == 0 ? null : string(b), (nulls & DOMAIN) == 0 ? null : b.getLong());
+            r.sampled((nulls & SAMPLED) == 0 ? null : b.getInt());
             if (b.hasRemaining()) {
                 throw new IllegalArgumentException(b.remaining() + " bytes after the record");
             }

@@ -89,6 +89,22 @@ final class PairWindows {
     }
 
     /**
+     * Notes a flow exporter's record of the pair that another observer counts ({@link PairAggregate#compareExporter}),
+     * in the cumulative aggregate and, unless its window has closed, in its window.
+     */
+    void compare(PairKey pair, FlowRecord r, long streamTime) {
+        cumulative.compare(pair.encoded(), r);
+        Window w = Window.of(r.start(), windowMs);
+        if (w.end() + graceMs <= streamTime) {
+            return;
+        }
+        String key = windowText(pair, w.start());
+        if (open.compare(key, r)) {
+            index(key);
+        }
+    }
+
+    /**
      * Adds a record to a cumulative aggregate that has no windows (the site comparison's, under
      * {@link TopologySpec#dbSiteKey}), with its DB connection.
      */

@@ -118,6 +118,9 @@ public final class PipelineMetrics {
         }
         gauge("siteflow.processor.rtt.limit.seconds", "RTT limit in force for the pair (the stricter of Oracle's 10 ms "
                 + "and the site model's rttLimitMs)", pair).set(limit.micros() / 1e6);
+        v.exporters().ifPresent(e -> gauge("siteflow.processor.exporter.difference.bytes", "the pair's observer's "
+                + "cross-site bytes minus the flow exporters' of the same pair, latest closed window (their records "
+                + "are compared, not added)", pair).set((double) e.difference()));
         v.categories().forEach((category, bytes) -> Counter.builder("siteflow.processor.bytes")
                 .description("cross-site IP bytes of audited pairs, per category").baseUnit("bytes")
                 .tag("category", category.name()).register(registry).increment(bytes));

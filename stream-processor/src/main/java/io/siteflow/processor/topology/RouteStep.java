@@ -80,7 +80,7 @@ final class RouteStep {
     private void forward(Record<byte[], ?> rec, long time, FlowRecord r, AuditSide side, Classification c,
                          ActiveModel m) {
         String server = side.server();
-        if (!m.observers().mayObserve(side.pair().server(), r.agent())) {
+        if (!m.observers().mayObserve(side.pair().server(), io.siteflow.rules.observer.ObserverRule.observerOf(r))) {
             metrics.otherObserver.increment();
             return;
         }
@@ -102,7 +102,7 @@ final class RouteStep {
         if (ends.isEmpty()) {
             return false;
         }
-        if (!m.observers().mayObserve(ends.get().server(), r.agent())) {
+        if (!m.observers().mayObserve(ends.get().server(), io.siteflow.rules.observer.ObserverRule.observerOf(r))) {
             return false;
         }
         String database = ends.get().database().address();

@@ -75,10 +75,11 @@ public final class WhatIfStage implements ClassifiedStage {
             List<KeyValue<String, WhatIfUpdate>> out = new ArrayList<>(2);
             for (String end : r.src().equals(r.dst()) ? List.of(r.src()) : List.of(r.src(), r.dst())) {
                 Host server = m.byAddress().get(end);
-                if (server == null || !c.model().observers().mayObserve(server, r.agent())) {
+                String observer = io.siteflow.rules.observer.ObserverRule.observerOf(r);
+                if (server == null || !c.model().observers().mayObserve(server, observer)) {
                     continue;
                 }
-                WhatIfUpdate.Served s = new WhatIfUpdate.Served(server.name(), r.agent(),
+                WhatIfUpdate.Served s = new WhatIfUpdate.Served(server.name(), observer,
                         ServerTraffic.entryOf(r, c.classification(), server.address()));
                 out.add(KeyValue.pair(server.address(), new WhatIfUpdate(Optional.of(s), rtt, r.start())));
                 rtt = Optional.empty(); // one sample per record

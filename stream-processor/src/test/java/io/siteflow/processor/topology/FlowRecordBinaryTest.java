@@ -30,6 +30,13 @@ class FlowRecordBinaryTest {
             .time(1_764_000_000_000L, 1_764_000_001_000L).endpoints(6, "10.2.0.20", 41_001, "10.1.0.10", 6379)
             .forward(1000, 10, 1140, 0x18).reverse(2000, 10, 2140, 0x18).dataRttMicros(6_400L).l7("redis").build();
 
+    /** What siteflow collect writes: exporter, observation domain (the largest there is) and sampling rate. */
+    private static final FlowRecord EXPORTED = FlowRecord.builder().id("edge-b-mj2x1a-7").agent("edge-b")
+            .iface("0.0.0.0:2055").time(1_764_000_000_000L, 1_764_000_009_870L)
+            .endpoints(6, "10.2.0.20", 40_112, "10.1.0.10", 1521).forward(2_106_155_100L, 1_520_300, 0, 27)
+            .reverse(9_830_451_200L, 7_021_100, 0, 26).exporter("192.0.2.1", 4_294_967_295L).sampled(100)
+            .isFinal(true).build();
+
     @Test
     void readsBackEveryFieldOfAFullAndASparseRecord() {
         assertThat(FlowRecordBinary.read(FlowRecordBinary.write(FULL))).isEqualTo(FULL);
@@ -41,7 +48,7 @@ class FlowRecordBinaryTest {
         // golden bytes written by the codec before the record was grouped (issue 24 point 8): an upgraded instance
         // reads what an older one wrote to by-server, and writes what an older one reads
         Map<String, FlowRecord> golden = Map.of("flow-record-full.bin.hex", FULL, "flow-record-sparse.bin.hex", SPARSE,
-                "flow-record-l7-unlisted.bin.hex", UNLISTED_L7);
+                "flow-record-l7-unlisted.bin.hex", UNLISTED_L7, "flow-record-export.bin.hex", EXPORTED);
         golden.forEach((fixture, r) -> {
             String hex = hex(fixture);
             assertThat(HexFormat.of().formatHex(FlowRecordBinary.write(r))).as(fixture).isEqualTo(hex);
@@ -56,6 +63,29 @@ class FlowRecordBinaryTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    @Test
+    void carriesTheFlowExportFieldsAfterTheDbCallsEachBehindABitOfItsOwn() {
+        // the null set's bits 32, 64 and 128: exporter, observationDomain, sampled present; the older layout ends
+        // with the id (no data RTT, no DB calls here), so these are the record's last 4 + 9 + 8 + 4 bytes
+        byte[] b = FlowRecordBinary.write(EXPORTED);
+        assertThat(b[1] & 0xE0).isEqualTo(0xE0);
+        assertThat(HexFormat.of().formatHex(b, b.length - 25, b.length)).isEqualTo("00000009" + "3139322e302e322e31"
+                + "00000000ffffffff" + "00000064");
+        assertThat(FlowRecordBinary.read(b)).isEqualTo(EXPORTED);
+        FlowRecord exporterOnly = EXPORTED.toBuilder().exporter("2001:db8::1", null).sampled(null).build();
+        assertThat(FlowRecordBinary.read(FlowRecordBinary.write(exporterOnly))).isEqualTo(exporterOnly);
+        assertThat(FlowRecordBinary.write(exporterOnly)[1] & 0xE0).isEqualTo(0x20);
+    }
+
+    @Test
+    void refusesASamplingRateBelowTwoNamingTheTopic() {
+        byte[] b = FlowRecordBinary.write(EXPORTED);
+        java.nio.ByteBuffer.wrap(b).putInt(b.length - 4, 1);
+        assertThatThrownBy(() -> TopologySpec.FLOW_RECORD.deserializer().deserialize("t", b))
+                .isInstanceOf(SerializationException.class)
+                .hasMessage("t: sampled 1 is not a sampling rate (2 or more)");
     }
 
     @Test

@@ -91,6 +91,21 @@ final class Flows {
         return this;
     }
 
+    private String exporter;
+    private Integer sampled;
+    private long packets = 1;
+
+    /**
+     * As exporter {@code address} exported it, sampling 1 in {@code rate} (below 2: every packet counted), with
+     * {@code packetCount} packets src to dst (the counts as scaled).
+     */
+    Flows exported(String address, int rate, long packetCount) {
+        exporter = address;
+        sampled = rate >= 2 ? rate : null;
+        packets = packetCount;
+        return this;
+    }
+
     Flows id(String i) {
         id = i;
         return this;
@@ -102,7 +117,9 @@ final class Flows {
                 : io.siteflow.model.CallHistogram.of(java.util.Map.of(io.siteflow.model.CallHistogram.bucketOf(callMicros),
                         calls));
         return FlowRecord.builder().id(i).agent(agent).iface("eth0").time(start, end)
-                .endpoints(6, src, srcPort, dst, dstPort).forward(bytes, 1, bytes, 0x18).reverse(rbytes, 1, rbytes, 0x18)
-                .rttMicros(rtt).db(calls, calls * callMicros, h).build();
+                .endpoints(6, src, srcPort, dst, dstPort).forward(bytes, packets, bytes, 0x18)
+                .reverse(rbytes, 1, rbytes, 0x18)
+                .rttMicros(rtt).db(calls, calls * callMicros, h).exporter(exporter, exporter == null ? null : 0L)
+                .sampled(sampled).build();
     }
 }

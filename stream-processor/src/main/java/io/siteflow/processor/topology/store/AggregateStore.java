@@ -57,6 +57,18 @@ public final class AggregateStore {
         return created;
     }
 
+    /**
+     * Notes an exporter's record of the aggregate's pair that another observer counts
+     * ({@link PairAggregate#compareExporter}).
+     *
+     * @return true when the aggregate did not exist before
+     */
+    public boolean compare(String key, FlowRecord r) {
+        created = false;
+        aggregates.change(key, fresh).compareExporter(r);
+        return created;
+    }
+
     private PairAggregate created() {
         created = true;
         return new PairAggregate();

@@ -54,7 +54,7 @@ function update(c, v) {
     c.share.textContent = 'not judged';
     c.missing.textContent = 'why: ' + v.reason;
   } else {
-    c.share.textContent = percent(v.dbShare);
+    c.share.textContent = (v.estimate ? '≈ ' : '') + percent(v.dbShare);
     c.missing.textContent = '';
   }
   c.share.className = 'big share' + (insufficient ? ' missing' : '');
@@ -69,7 +69,8 @@ function update(c, v) {
   c.fill.style.width = Math.min(100, v.dbShare * 100) + '%';
   c.mark.style.left = Math.min(100, v.threshold * 100) + '%';
   c.threshold.textContent = 'threshold ' + percent(v.threshold) + ' · ' + bytesExact(v.crossBytes) + ' cross-site';
-  c.reason.textContent = v.reason;
+  c.reason.textContent = v.reason + (v.estimate ? ` · estimate from records sampled 1 in ${v.estimate.sampling}: `
+    + `the exact DB share within ± ${percent(v.estimate.bound)} (5 σ)` : '');
   c.threshold_ = v.threshold;
 }
 
