@@ -101,7 +101,7 @@ class RingCaptureIT {
             String inside = "10.97." + lab.subnet();
             String outside = "10.96." + lab.subnet();
             String filter = BpfFilters.forRemoteCidrs(List.of(Cidr.parse(inside + ".0/24")));
-            LiveCapture.Builder builder = LiveCapture.builder(NetnsLab.IF_A).bpfFilter(filter).snaplen(64);
+            LiveCapture.Builder builder = LiveCapture.builder(NetnsLab.IF_A).bpfFilter(filter).snaplen(96);
             // this kernel has no 802.1Q module: B injects tagged frames on its veth end with libpcap
             try (PcapHandle inject = lab.call(lab.nsB(), () -> new PcapHandle.Builder(NetnsLab.IF_B).build());
                  CaptureRun ring = CaptureRun.start(lab.call(lab.nsA(), builder::buildRing));
@@ -125,9 +125,9 @@ class RingCaptureIT {
                 assertThat(seen.stream().filter(EthernetFrames::hasVlan100)).hasSize(31);
                 assertThat(seen).allSatisfy(p -> assertThat(EthernetFrames.ipv4Addresses(p))
                         .isEqualTo(inside + ".2>" + inside + ".1"));
-                // a tagged frame of 42 + 290 bytes: 64 captured, 336 on the wire with its tag
+                // a tagged frame of 46 + 290 bytes: 96 captured (the marker fits), 336 on the wire with its tag
                 assertThat(seen).anySatisfy(p -> {
-                    assertThat(p.bytes()).hasSize(64);
+                    assertThat(p.bytes()).hasSize(96);
                     assertThat(p.wireLength()).isEqualTo(14 + 4 + 20 + 8 + 290);
                 });
                 assertThat(seen.stream().map(p -> p.content() + " " + p.wireLength()).sorted().toList())
