@@ -20,20 +20,25 @@
 #                   (kernel.bpf_stats_enabled=1 for the run, bpftool prog show), the kernel time the other two
 #                   columns see as softirq
 #   load            the 1-minute load average when the run started: the machine is shared, read the spread
+# Each tool first gets a warm-up (-u packets at the same rate, default 200 000, outside the window: a long-running agent
+# has compiled its hot path; -u 0 measures the JIT's work too, which costs a JVM ~0.5-1 s of CPU after start-up);
+# "received" and the drops include the warm-up packets.
 # Every (rate, repeat) runs "none" then each tool in turn at the same asked rate; a rate of "max" sends as fast as
 # tcpreplay can (--topspeed). The summary gives per rate and tool the median and the range over the repeats and the
-# ratio of the medians to tcpdump's.
+# ratio of the medians to tcpdump's, the drops counted and the packets lost without a count (sent, warm-up included,
+# minus received minus counted drops).
 #
 # usage: bench/agent-live.sh [-r "RATE ..."] [-n PACKETS_PER_RUN] [-b BUFFER_MIB] [-k REPEATS] [-t "TOOL ..."]
-#                            [-w WORKERS]
-#   defaults: -r "100000 200000 max" -n 1000000 -b 64 -k 3 -t "tcpdump libpcap ring ebpf" -w 1
+#                            [-w WORKERS] [-u WARMUP_PACKETS]
+#   defaults: -r "100000 200000 max" -n 1000000 -b 64 -k 3 -t "tcpdump libpcap ring ebpf" -w 1 -u 200000
 #   AGENT_CP=classpath runs io.siteflow.agent.app.AgentMain from it instead of the launcher's jars (no build)
 # needs: root, iproute2, ethtool, tcpdump, tcpreplay, bpftool, python3, java 17, maven (the launcher builds the jars)
 set -euo pipefail
 RATES="100000 200000 max"; PACKETS=1000000; BUF=64; REPEATS=3; TOOLS="tcpdump libpcap ring ebpf"; WORKERS=1
-while getopts "r:n:b:k:t:w:" o; do
+WARMUP=200000
+while getopts "r:n:b:k:t:w:u:" o; do
   case $o in r) RATES=$OPTARG;; n) PACKETS=$OPTARG;; b) BUF=$OPTARG;; k) REPEATS=$OPTARG;; t) TOOLS=$OPTARG;;
-             w) WORKERS=$OPTARG;; *) exit 64;; esac
+             w) WORKERS=$OPTARG;; u) WARMUP=$OPTARG;; *) exit 64;; esac
 done
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d); A=sfbench-a-$$; B=sfbench-b-$$; TOOL_PID=; STATS0=$(sysctl -n kernel.bpf_stats_enabled)
@@ -125,7 +130,13 @@ for rate in $RATES; do
   for rep in $(seq "$REPEATS"); do
     for tool in none $TOOLS; do
       [ "$tool" = ebpf ] && sysctl -qw kernel.bpf_stats_enabled=1
-      [ "$tool" != none ] && start_tool "$tool"
+      if [ "$tool" != none ]; then
+        start_tool "$tool"
+        if [ "$WARMUP" -gt 0 ]; then
+          ip netns exec "$B" tcpreplay -q -i sfb0 "${SPEED[@]}" --limit="$WARMUP" --loop=0 "$WORK/u128.pcap" >/dev/null 2>&1
+          sleep 1.5
+        fi
+      fi
       load=$(cut -d' ' -f1 /proc/loadavg)
       s0=$(sirq); m0=$(busy); p0=0; [ -n "$TOOL_PID" ] && p0=$(cpu_ticks "$TOOL_PID"); read -r bt0 bn0 <<<"$(bpf_ns)"
       offered=$(ip netns exec "$B" tcpreplay -q -i sfb0 "${SPEED[@]}" --loop="$LOOPS" "$WORK/u128.pcap" 2>&1 \
@@ -145,9 +156,10 @@ for rate in $RATES; do
 done
 
 echo
-echo "summary over $REPEATS repeats, $SENT packets a run (median [min..max]; ratio: medians over tcpdump's):"
-python3 - "$WORK/rows" <<'PY'
+echo "summary over $REPEATS repeats, $SENT packets a run after $WARMUP of warm-up (median [min..max]; ratio: medians over tcpdump's):"
+python3 - "$WORK/rows" $((SENT + WARMUP)) <<'PY'
 import statistics, sys
+expected = int(sys.argv[2])
 rows = [l.split() for l in open(sys.argv[1]).read().splitlines()[1:]]
 def num(v):
     try: return float(v)
@@ -157,9 +169,9 @@ def stat(vals):
     if not vals: return None, "-"
     m = statistics.median(vals)
     return m, "%.0f [%.0f..%.0f]" % (m, min(vals), max(vals))
-fmt = "%-7s %-8s %-22s %-20s %-24s %-7s %-20s %-7s %-16s %s"
-print(fmt % ("rate", "tool", "offered", "proc ns/pkt", "machine ns/pkt", "ratio", "sirq ns/pkt", "drops", "bpf ns/run",
-             "load"))
+fmt = "%-7s %-8s %-22s %-20s %-24s %-7s %-20s %-7s %-7s %-16s %s"
+print(fmt % ("rate", "tool", "offered", "proc ns/pkt", "machine ns/pkt", "ratio", "sirq ns/pkt", "drops", "lost",
+             "bpf ns/run", "load"))
 for rate in dict.fromkeys(r[0] for r in rows):
     mine = [r for r in rows if r[0] == rate]
     ref, _ = stat([num(r[9]) for r in mine if r[2] == "tcpdump"])
@@ -171,8 +183,11 @@ for rate in dict.fromkeys(r[0] for r in rows):
         _, soft = stat([num(r[10]) for r in rs])
         _, bpf = stat([num(r[11]) for r in rs])
         drops = sum(int(r[6]) + int(r[7]) for r in rs if r[6].isdigit())
+        # packets neither received nor counted as dropped: lost without a count
+        lost = sum(expected - int(r[5]) - int(r[6]) - int(r[7]) for r in rs if r[5].isdigit())
         ratio = "%.2f" % (med / ref) if med is not None and ref and tool != "none" else "-"
         loads = [num(r[3]) for r in rs]
-        print(fmt % (rate, tool, off, proc, mach, ratio, soft, drops if tool != "none" else "-", bpf,
+        print(fmt % (rate, tool, off, proc, mach, ratio, soft, drops if tool != "none" else "-",
+                     lost if tool != "none" else "-", bpf,
                      "%.1f-%.1f" % (min(loads), max(loads))))
 PY
