@@ -102,8 +102,8 @@ for svc in agent processor broker; do
   install_once 0644 "$home/conf/$svc.env" "$ETC/default/siteflow-$svc"
 done
 
-# 4. the units
-for svc in agent processor broker; do
+# 4. the units (siteflow-agent-ebpf reads siteflow-agent's settings file)
+for svc in agent agent-ebpf processor broker; do
   run install -m 0644 "$home/systemd/siteflow-$svc.service" "$UNIT_DIR/siteflow-$svc.service"
 done
 if [ -n "$ROOT" ]; then

@@ -18,7 +18,14 @@
  *   overflow    ring buffer: a packet of a new flow that found the flow map full, one record each (the agent adds
  *               it to the flow); lost only when the ring is full too, and then counted.
  *   counters    per-CPU: packets seen, not IP, malformed, filtered out by -F, counted, flows created, map full,
- *               lost (packets: a GSO packet on egress counts as its segments).
+ *               lost (packets: a GSO packet on egress counts as its segments), payload records sent and lost.
+ *   payloads    ring buffer for the L7 signatures, SNI and DB call timing (payload()): the frame's first bytes of
+ *               each direction's first PAYLOAD_BUDGET payload segments, then one small record per change of
+ *               direction of a TCP flow's payload (a request run followed by a response run: one DB call).
+ *   l7state     LRU hash: per flow, payload records sent per direction, the highest sequence end per direction,
+ *               the direction and time of the last payload segment that advanced, and the verdict user space
+ *               writes once it has decided the flow: 1 a DB flow (no more payload records, direction changes
+ *               still), 2 done (nothing more).
  *
  * Built with: clang -O2 -g -target bpf -c flows.bpf.c (UAPI headers only, no CO-RE).
  */
@@ -34,6 +41,10 @@
 #define MAX_FLOWS 65536
 #define MAX_HANDSHAKES 16384
 #define MAX_CIDRS 1024
+/* Payload records per flow and direction: the signature detector's budget (SignatureDetector.DEFAULT_MAX_PACKETS). */
+#define PAYLOAD_BUDGET 4
+/* The most frame bytes a payload record carries (config[1], --snaplen, may ask for fewer). */
+#define FRAME_MAX 512
 
 #define IPPROTO_UDPLITE_ 136
 #define IPPROTO_SCTP_ 132
@@ -51,7 +62,9 @@ enum counter {
 	C_CREATED = 5,   /* flow entries created */
 	C_MAP_FULL = 6,  /* a new flow that found the map full: sent to the overflow ring buffer instead */
 	C_LOST = 7,      /* ... and found the ring buffer full too: not counted anywhere */
-	C_COUNTERS = 8,
+	C_PAYLOAD = 8,   /* records sent to the payloads ring buffer (payload and direction-change records) */
+	C_PAYLOAD_LOST = 9, /* records the payloads ring buffer had no room for */
+	C_COUNTERS = 10,
 };
 
 struct flow_key {
@@ -129,6 +142,52 @@ struct {
 	__uint(max_entries, 1 << 20);
 } overflow SEC(".maps");
 
+/*
+ * What payload() sends user space: kind 1, a payload segment with the frame's first caplen bytes (from the Ethernet
+ * header, as a capture with that snap length gives it); kind 2, a direction change without bytes. flags: bit 0 the
+ * segment went b -> a, bit 1 it starts a run (the first segment in its direction, after the other direction's, whose
+ * sequence end advances), bit 2 its sequence end advanced (TCP). prev_ns: for a run start, the time of the other
+ * direction's last advancing segment (the end of the request, when this is a response).
+ */
+struct payload_hdr {
+	struct flow_key key;
+	__u64 ts_ns;
+	__u64 prev_ns;
+	__u32 wire_len;  /* the frame's length (skb->len, + 4 for a VLAN tag the driver took off) */
+	__u16 caplen;    /* frame bytes that follow (kind 1) */
+	__u8 kind;
+	__u8 flags;
+};
+
+struct payload_rec {
+	struct payload_hdr h;
+	__u8 frame[FRAME_MAX];
+};
+
+struct l7_state {
+	__u64 last_ns;   /* time of the last payload segment that advanced its direction's sequence */
+	__u32 end_ab;    /* highest sequence end a -> b, b -> a */
+	__u32 end_ba;
+	__u8 sent_ab;    /* payload records sent a -> b, b -> a */
+	__u8 sent_ba;
+	__u8 known;      /* bit 0: end_ab set, bit 1: end_ba set */
+	__u8 last_dir;   /* 0 none yet, 1 a -> b, 2 b -> a */
+	__u8 verdict;    /* written by user space: 0 undecided, 1 a DB flow, 2 done */
+	__u8 pad[3];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 22);
+} payloads SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, MAX_FLOWS);
+	__type(key, struct flow_key);
+	__type(value, struct l7_state);
+} l7state SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, MAX_HANDSHAKES);
@@ -144,9 +203,10 @@ struct {
 	__type(value, __u8);
 } remote SEC(".maps");
 
+/* [0] bit 0: the -F filter is on; [1]: frame bytes per payload record (--snaplen, at most FRAME_MAX; 0: none). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, 2);
 	__type(key, __u32);
 	__type(value, __u32);
 } config SEC(".maps");
@@ -180,6 +240,7 @@ struct pkt {
 	__u32 ip_bytes;
 	__u32 l2_len;    /* Ethernet header (+ VLAN tag) */
 	__u32 hdr_end;   /* where the transport header ends (frame offset), 0 when it was not read */
+	__u32 pay_len;   /* transport payload bytes (from the IP length), 0 when the header was not read */
 };
 
 static __always_inline int ipv6_ext(__u8 next)
@@ -204,6 +265,7 @@ static __always_inline void transport(void *data, void *data_end, __u32 off, __u
 		p->ack = bpf_ntohl(*(__u32 *)(t + 8));
 		p->flags = ((__u16)(t[12] & 1) << 8) | t[13];
 		p->hdr_end = off + doff;
+		p->pay_len = ip_end - off - doff;
 	} else if (p->proto == IPPROTO_UDP || p->proto == IPPROTO_UDPLITE_ || p->proto == IPPROTO_SCTP_) {
 		__u32 len = p->proto == IPPROTO_SCTP_ ? 12 : 8;
 		__u8 *t = data + off;
@@ -214,6 +276,7 @@ static __always_inline void transport(void *data, void *data_end, __u32 off, __u
 		p->sport = ((__u16)t[0] << 8) | t[1];
 		p->dport = ((__u16)t[2] << 8) | t[3];
 		p->hdr_end = off + len;
+		p->pay_len = ip_end - off - len;
 	}
 }
 
@@ -349,6 +412,117 @@ static __always_inline void handshake(struct flow_key *key, struct pkt *p, int b
 	}
 }
 
+/* Reserves and sends a payload record: the header, and for kind 1 the frame's first n bytes. */
+static __always_inline void send_payload(struct __sk_buff *skb, struct flow_key *key, __u64 now, __u64 prev,
+					 __u32 wire, __u8 flags, __u32 n)
+{
+	if (n > 0 && n <= FRAME_MAX) {
+		struct payload_rec *r = bpf_ringbuf_reserve(&payloads, sizeof(*r), 0);
+		if (!r) {
+			bump(C_PAYLOAD_LOST, 1);
+			return;
+		}
+		if (bpf_skb_load_bytes(skb, 0, r->frame, n) != 0) {
+			bpf_ringbuf_discard(r, 0);
+			return;
+		}
+		r->h.key = *key;
+		r->h.ts_ns = now;
+		r->h.prev_ns = prev;
+		r->h.wire_len = wire;
+		r->h.caplen = n;
+		r->h.kind = 1;
+		r->h.flags = flags;
+		bpf_ringbuf_submit(r, 0);
+	} else {
+		struct payload_hdr *h = bpf_ringbuf_reserve(&payloads, sizeof(*h), 0);
+		if (!h) {
+			bump(C_PAYLOAD_LOST, 1);
+			return;
+		}
+		h->key = *key;
+		h->ts_ns = now;
+		h->prev_ns = prev;
+		h->wire_len = wire;
+		h->caplen = 0;
+		h->kind = 2;
+		h->flags = flags;
+		bpf_ringbuf_submit(h, 0);
+	}
+	bump(C_PAYLOAD, 1);
+}
+
+/*
+ * A packet with transport payload (TCP or UDP): while user space has not decided the flow (l7state's verdict), the frame's
+ * first bytes of each direction's first PAYLOAD_BUDGET payload segments, for the signature detector; and for TCP, one
+ * record each time the payload changes direction (a run from one end after a run from the other, counting only
+ * segments whose sequence end advances, so a retransmission starts nothing), carrying the time of the other run's
+ * last segment: user space counts a DB call at every request -> response change of a DB flow. Per packet one
+ * l7state lookup (decided: done) and a few stores; a record only at those moments. Not atomic: two
+ * CPUs running one flow's segments at the same instant may both send within the budget (user space ignores the
+ * extra one) or see one run change twice.
+ */
+static __always_inline void payload(struct __sk_buff *skb, struct flow_key *key, struct pkt *p, int ba, __u64 now,
+				    __u32 wire)
+{
+	if (p->pay_len == 0 || (p->proto != IPPROTO_TCP && p->proto != IPPROTO_UDP))
+		return;
+	struct l7_state *s = bpf_map_lookup_elem(&l7state, key);
+	if (!s) {
+		struct l7_state fresh = {};
+		bpf_map_update_elem(&l7state, key, &fresh, BPF_NOEXIST);
+		s = bpf_map_lookup_elem(&l7state, key);
+		if (!s)
+			return;
+	}
+	__u8 decided = s->verdict;
+	if (decided >= 2)
+		return;
+	__u8 flags = ba ? 1 : 0;
+	__u64 prev = 0;
+	if (p->proto == IPPROTO_TCP) {
+		__u32 end = p->seq + p->pay_len;
+		__u8 bit = ba ? 2 : 1;
+		__u32 known_end = ba ? s->end_ba : s->end_ab;
+		if (!(s->known & bit) || (__s32)(end - known_end) > 0) {
+			flags |= 4;
+			if (ba)
+				s->end_ba = end;
+			else
+				s->end_ab = end;
+			s->known |= bit;
+			__u8 dir = ba ? 2 : 1;
+			if (s->last_dir != 0 && s->last_dir != dir) {
+				flags |= 2;
+				prev = s->last_ns;
+			}
+			s->last_dir = dir;
+			s->last_ns = now;
+		}
+	}
+	__u8 sent = ba ? s->sent_ba : s->sent_ab;
+	if (decided == 0 && sent < PAYLOAD_BUDGET) {
+		if (ba)
+			s->sent_ba = sent + 1;
+		else
+			s->sent_ab = sent + 1;
+		__u32 one = 1;
+		__u32 *snap = bpf_map_lookup_elem(&config, &one);
+		__u32 n = skb->len;
+		__u32 limit = snap ? *snap : 0;
+		if (limit > FRAME_MAX)
+			limit = FRAME_MAX;
+		if (n > limit)
+			n = limit;
+		if (n > 0) {
+			send_payload(skb, key, now, prev, wire, flags, n);
+			return;
+		}
+	}
+	if (flags & 2)
+		send_payload(skb, key, now, prev, wire, flags, 0);
+}
+
 /*
  * Counts one packet, or on egress the segments a GSO packet becomes: TCP (and UDP with UDP_SEGMENT) hand the device
  * packets of up to 64 KiB that are cut into wire-sized segments after this hook, in software (where libpcap sees
@@ -428,6 +602,7 @@ static __always_inline int count(struct __sk_buff *skb, int egress)
 			o->pad = 0;
 			bpf_ringbuf_submit(o, 0);
 			bump(C_COUNTED, segs);
+			payload(skb, &key, &p, ba, now, frame);
 			return TC_ACT_UNSPEC;
 		}
 	}
@@ -447,8 +622,14 @@ static __always_inline int count(struct __sk_buff *skb, int egress)
 	if (now > v->last_ns)
 		v->last_ns = now;
 	bump(C_COUNTED, segs);
-	if (p.proto == IPPROTO_TCP && (p.flags & (TH_SYN | TH_ACK)))
+	if (p.proto == IPPROTO_TCP && (p.flags & (TH_SYN | TH_ACK))) {
 		handshake(&key, &p, ba, now, map);
+		if ((p.flags & (TH_SYN | TH_ACK)) == TH_SYN) {
+			/* a new connection on this 5-tuple: its payload is looked at afresh */
+			bpf_map_delete_elem(&l7state, &key);
+		}
+	}
+	payload(skb, &key, &p, ba, now, segs > 1 ? (__u32)skb->len : (__u32)frame);
 	return TC_ACT_UNSPEC;
 }
 

@@ -45,7 +45,10 @@ class DistributionIT {
         assertThat(home.resolve("install.sh")).isExecutable();
         for (String f : List.of("conf/sites.yaml", "conf/logback.xml", "conf/agent.env", "conf/processor.env",
                 "conf/broker.env", "systemd/siteflow-agent.service", "systemd/siteflow-processor.service",
-                "systemd/siteflow-broker.service", "k8s/00-namespace.yaml", "k8s/40-processor-statefulset.yaml",
+                "systemd/siteflow-broker.service", "systemd/siteflow-agent-ebpf.service", "k8s/base/kustomization.yaml",
+                "k8s/base/00-namespace.yaml", "k8s/base/40-processor-statefulset.yaml",
+                "k8s/overlays/pcap/kustomization.yaml", "k8s/overlays/ebpf/kustomization.yaml",
+                "k8s/overlays/ebpf/agent-ebpf.yaml",
                 "compose/compose.yaml", "observability/prometheus.yml", "observability/alert-rules.yml",
                 "observability/grafana-dashboard.json", "Dockerfile", "OPERATIONS.md")) {
             assertThat(home.resolve(f)).isRegularFile();

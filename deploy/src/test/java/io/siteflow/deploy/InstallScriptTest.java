@@ -54,7 +54,7 @@ class InstallScriptTest {
                 expected.add("+ install -m 0644 /opt/siteflow-1.2.3/conf/" + svc + ".env /etc/default/siteflow-" + svc);
             }
         }
-        for (String svc : List.of("agent", "processor", "broker")) {
+        for (String svc : List.of("agent", "agent-ebpf", "processor", "broker")) {
             expected.add("+ install -m 0644 /opt/siteflow-1.2.3/systemd/siteflow-" + svc
                     + ".service /etc/systemd/system/siteflow-" + svc + ".service");
         }

@@ -21,7 +21,8 @@ import picocli.CommandLine.ParseResult;
 class SystemdUnitsTest {
 
     static Stream<String> units() {
-        return Stream.of("siteflow-agent.service", "siteflow-processor.service", "siteflow-broker.service");
+        return Stream.of("siteflow-agent.service", "siteflow-agent-ebpf.service", "siteflow-processor.service",
+                "siteflow-broker.service");
     }
 
     static SystemdUnit unit(String name) {
@@ -36,7 +37,7 @@ class SystemdUnitsTest {
     }
 
     @Test
-    void theUnitsDirectoryHoldsExactlyTheThreeServices() {
+    void theUnitsDirectoryHoldsExactlyTheFourServices() {
         assertThat(DeployFiles.list("systemd", "").stream().map(p -> p.getFileName().toString()))
                 .containsExactlyInAnyOrderElementsOf(units().toList());
     }
@@ -70,6 +71,36 @@ class SystemdUnitsTest {
         assertThat(u.value("Service", "EnvironmentFile")).isEqualTo("/etc/default/siteflow-agent");
         assertThat(u.value("Service", "Restart")).isEqualTo("on-failure");
         assertThat(u.value("Service", "StateDirectory").split(" ")).contains("siteflow/spool");
+    }
+
+    @Test
+    void ebpfAgentHoldsTheBpfCapabilitiesAndNoRawSocketOnesInsteadOfThePcapAgent() {
+        SystemdUnit u = unit("siteflow-agent-ebpf.service");
+        assertThat(u.value("Service", "User")).isEqualTo("siteflow");
+        assertThat(u.value("Service", "AmbientCapabilities")).isEqualTo("CAP_BPF CAP_PERFMON CAP_NET_ADMIN");
+        assertThat(u.value("Service", "CapabilityBoundingSet")).isEqualTo("CAP_BPF CAP_PERFMON CAP_NET_ADMIN");
+        assertThat(u.value("Service", "RestrictAddressFamilies")).isEqualTo("AF_UNIX AF_INET AF_INET6 AF_NETLINK");
+        assertThat(u.value("Unit", "Conflicts")).isEqualTo("siteflow-agent.service");
+        // the same settings file and spool as the pcap agent: one or the other runs
+        assertThat(u.value("Service", "EnvironmentFile"))
+                .isEqualTo(unit("siteflow-agent.service").value("Service", "EnvironmentFile"));
+        assertThat(u.value("Service", "StateDirectory"))
+                .isEqualTo(unit("siteflow-agent.service").value("Service", "StateDirectory"));
+    }
+
+    @Test
+    void ebpfAgentCommandLineWithTheSampleSettingsIsTheSameCaptureWithTheEbpfBackend() {
+        SystemdUnit ebpf = unit("siteflow-agent-ebpf.service");
+        SystemdUnit pcap = unit("siteflow-agent.service");
+        List<String> words = ebpf.execStart(sampleEnvironment(ebpf));
+
+        ParseResult capture = SiteflowCli.parseSubcommand(words.subList(1, words.size()));
+
+        assertThat(capture.commandSpec().name()).isEqualTo("capture");
+        assertThat((String) capture.matchedOptionValue("--backend", null)).isEqualTo("ebpf");
+        List<String> withoutBackend = new java.util.ArrayList<>(words);
+        withoutBackend.subList(words.indexOf("--backend"), words.indexOf("--backend") + 2).clear();
+        assertThat(withoutBackend).isEqualTo(pcap.execStart(sampleEnvironment(pcap)));
     }
 
     @ParameterizedTest

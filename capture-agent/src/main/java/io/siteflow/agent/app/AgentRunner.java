@@ -38,6 +38,8 @@ public final class AgentRunner {
     private volatile boolean signalled;
     private volatile FlowSource running;
     private volatile int exitCode;
+    /** The backend chosen at {@link #run()} ({@code --backend auto}: ebpf or pcap, and why). */
+    private Sources.BackendChoice choice = new Sources.BackendChoice(io.siteflow.agent.config.Backend.PCAP, "");
 
     public AgentRunner(CaptureOptions options, PrintWriter out, PrintWriter err) {
         this.options = options;
@@ -56,8 +58,9 @@ public final class AgentRunner {
                 options.idleTimeout(), FlowTableConfig.DEFAULTS.closeLinger());
         FlowSource source;
         try {
+            choice = Sources.choose(options);
             source = Sources.open(options, new Pipeline.Settings(options.agent(), runId, cfg, filter, report,
-                    options.sni()));
+                    options.sni()), choice);
         } catch (CaptureFileException e) {
             err.println(command() + ": " + e.getMessage());
             return ExitCodes.INPUT;
@@ -75,7 +78,7 @@ public final class AgentRunner {
      */
     int run(FlowSource source, TextReport report) {
         if (options.live()) {
-            err.println("capturing on " + options.iface() + Sources.startNote(options, source));
+            err.println("capturing on " + options.iface() + Sources.startNote(options, source, choice));
             err.flush();
         } else if (options.collecting()) {
             err.println("collecting on udp " + source.name());

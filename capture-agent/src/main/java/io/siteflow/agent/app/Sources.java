@@ -11,6 +11,7 @@ import io.siteflow.agent.capture.live.LiveCapture;
 import io.siteflow.agent.config.Backend;
 import io.siteflow.agent.config.CaptureOptions;
 import io.siteflow.agent.ebpf.EbpfFlowSource;
+import io.siteflow.agent.ebpf.EbpfProbe;
 import io.siteflow.agent.export.ExportSource;
 import io.siteflow.agent.pipeline.PacketFlows;
 import io.siteflow.agent.pipeline.Pipeline;
@@ -28,12 +29,45 @@ final class Sources {
     }
 
     static FlowSource open(CaptureOptions o, Pipeline.Settings settings) throws CaptureFileException, CaptureFailure {
+        return open(o, settings, choose(o));
+    }
+
+    /**
+     * The backend a live capture runs with, and what the start-up line says of the choice: empty unless
+     * {@code --backend auto} chose.
+     */
+    record BackendChoice(Backend backend, String note) {
+    }
+
+    /**
+     * {@code --backend auto}: ebpf where {@link EbpfProbe} finds the kernel, the capabilities and libbpf it needs and
+     * the program loads, else pcap, with the reason; pcap too for the text report (it needs packets). Other backends
+     * stay as given.
+     */
+    static BackendChoice choose(CaptureOptions o) {
+        if (o.backend() != Backend.AUTO) {
+            return new BackendChoice(o.backend(), "");
+        }
+        if (!o.live() || o.collecting()) {
+            return new BackendChoice(Backend.PCAP, "");
+        }
+        if (o.text()) {
+            return new BackendChoice(Backend.PCAP, "auto: pcap, the text report needs packets");
+        }
+        EbpfProbe.Result r = EbpfProbe.probe();
+        return r.usable() ? new BackendChoice(Backend.EBPF, "auto: ebpf, " + r.reason())
+                : new BackendChoice(Backend.PCAP, "auto: pcap, ebpf cannot run here: " + r.reason());
+    }
+
+    /** Opens the source for {@code choice} ({@link #choose}). */
+    static FlowSource open(CaptureOptions o, Pipeline.Settings settings, BackendChoice choice)
+            throws CaptureFileException, CaptureFailure {
         if (o.collecting()) {
             return ExportSource.open(o.collect(), settings.agent(), settings.runId(), settings.flowTable());
         }
-        if (o.live() && o.backend() == Backend.EBPF) {
+        if (o.live() && choice.backend() == Backend.EBPF) {
             return EbpfFlowSource.open(o.iface(), o.remoteCidrs(), settings.flowTable(), settings.agent(),
-                    settings.runId());
+                    settings.runId(), o.snaplen(), settings.sni());
         }
         return new PacketFlows(packets(o), settings, o.timely());
     }
@@ -41,6 +75,15 @@ final class Sources {
     /** What the start-up line adds after {@code capturing on IFACE} for this source (empty for the packet path). */
     static String startNote(CaptureOptions o, FlowSource source) {
         return source instanceof EbpfFlowSource ebpf ? ebpf.startNote(o.workers()) : "";
+    }
+
+    /** As {@link #startNote(CaptureOptions, FlowSource)}, led by what {@code --backend auto} chose and why. */
+    static String startNote(CaptureOptions o, FlowSource source, BackendChoice choice) {
+        String note = startNote(o, source);
+        if (choice.note().isEmpty()) {
+            return note;
+        }
+        return note.isEmpty() ? " (" + choice.note() + ")" : " (" + choice.note() + "; " + note.substring(2);
     }
 
     private static PacketSource packets(CaptureOptions o) throws CaptureFileException, CaptureFailure {

@@ -3,11 +3,13 @@ package io.siteflow.agent.config;
 /**
  * How a live capture ({@code -i}) gets its flows ({@code --backend}): {@code pcap} reads every packet through libpcap
  * and aggregates in the agent; {@code ebpf} attaches a TC program that aggregates flows in a kernel map, which the
- * agent drains (capture-agent/docs/ebpf.md).
+ * agent drains (capture-agent/docs/ebpf.md); {@code auto} takes ebpf where the kernel, the capabilities and libbpf
+ * allow it, else pcap, and says which and why in the start-up line.
  */
 public enum Backend {
     PCAP("pcap"),
-    EBPF("ebpf");
+    EBPF("ebpf"),
+    AUTO("auto");
 
     private final String flag;
 
@@ -23,7 +25,7 @@ public enum Backend {
     /**
      * The backend {@code --backend} names.
      *
-     * @throws IllegalArgumentException {@code "--backend xdp: must be pcap or ebpf"}
+     * @throws IllegalArgumentException {@code "--backend xdp: must be pcap, ebpf or auto"}
      */
     public static Backend parse(String text) {
         for (Backend b : values()) {
@@ -31,6 +33,6 @@ public enum Backend {
                 return b;
             }
         }
-        throw new IllegalArgumentException("--backend " + text + ": must be pcap or ebpf");
+        throw new IllegalArgumentException("--backend " + text + ": must be pcap, ebpf or auto");
     }
 }

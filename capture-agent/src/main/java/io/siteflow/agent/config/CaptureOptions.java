@@ -144,10 +144,10 @@ public record CaptureOptions(
         if (!sni) {
             sb.append(" sni=off");
         }
-        if (backend == Backend.EBPF) {
-            sb.append(" backend=ebpf");
+        if (backend != Backend.PCAP) {
+            sb.append(" backend=").append(backend.flag());
         }
-        if (live() && backend == Backend.PCAP && captureApi == LiveReader.LIBPCAP) {
+        if (live() && backend != Backend.EBPF && captureApi == LiveReader.LIBPCAP) {
             sb.append(" captureApi=libpcap");
         }
         return sb.toString();

@@ -223,7 +223,7 @@ public final class CaptureOptionsBuilder {
         return this;
     }
 
-    /** Live: {@code pcap} (the default) or {@code ebpf} ({@link Backend}). */
+    /** Live: {@code pcap} (the default), {@code ebpf} or {@code auto} ({@link Backend}). */
     public CaptureOptionsBuilder backend(String backend) {
         this.backend = backend;
         return this;

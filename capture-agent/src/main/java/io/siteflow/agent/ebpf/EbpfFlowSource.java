@@ -1,5 +1,7 @@
 package io.siteflow.agent.ebpf;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.siteflow.agent.capture.CaptureFailure;
 import io.siteflow.agent.capture.CaptureStats;
 import io.siteflow.agent.flow.FlowSink;
@@ -20,7 +22,9 @@ import java.util.concurrent.TimeUnit;
  * active and idle timeouts (capture-agent/docs/ebpf.md). {@link #open} loads and attaches (so a missing capability
  * fails before {@code capturing on}); {@link #run} drains until {@link #stop()}, then detaches, drains what is left
  * and ends every flow. {@code received} counts the packets the program aggregated (in the flow map or, for new flows
- * that found it full, through the overflow ring buffer), {@code droppedKernel} the packets that found both full. Threads as {@link FlowSource} says.
+ * that found it full, through the overflow ring buffer), {@code droppedKernel} the packets that found both full. The
+ * {@code payloads} ring buffer's records (the first payload bytes of each direction, the changes of direction of DB
+ * flows) give the records their {@code l7}, {@code sni} and DB calls ({@link FlowPayload}). Threads as {@link FlowSource} says.
  */
 public final class EbpfFlowSource implements FlowSource, CaptureReadings {
     /** How often the kernel map is swapped and drained. */
@@ -32,14 +36,18 @@ public final class EbpfFlowSource implements FlowSource, CaptureReadings {
     private final String agent;
     private final String runId;
     private final CountDownLatch stopped = new CountDownLatch(1);
-    private volatile KernelCounters last = new KernelCounters(0, 0, 0, 0, 0, 0, 0, 0);
+    private volatile KernelCounters last = KernelCounters.ZERO;
+    private final boolean keepSni;
+    private volatile long payloadUnmatched;
     private volatile boolean closed;
     private volatile long activeFlows;
     private volatile long flowsCreated;
     private volatile long evictions;
 
-    private EbpfFlowSource(FlowProgram program, String iface, FlowTableConfig config, String agent, String runId) {
+    private EbpfFlowSource(FlowProgram program, String iface, FlowTableConfig config, String agent, String runId,
+            boolean keepSni) {
         this.program = program;
+        this.keepSni = keepSni;
         this.iface = iface;
         this.config = config;
         this.agent = agent;
@@ -55,8 +63,19 @@ public final class EbpfFlowSource implements FlowSource, CaptureReadings {
      */
     public static EbpfFlowSource open(String iface, List<Cidr> remoteCidrs, FlowTableConfig config, String agent,
             String runId) throws CaptureFailure {
+        return open(iface, remoteCidrs, config, agent, runId, KernelPayload.FRAME_MAX, true);
+    }
+
+    /**
+     * As {@link #open(String, List, FlowTableConfig, String, String)}, with the payload the signatures see: the first
+     * {@code min(snaplen, 512)} frame bytes of each direction's first 4 payload segments, as a libpcap capture with
+     * that snap length would give them; {@code keepSni} false for {@code --no-sni}.
+     */
+    public static EbpfFlowSource open(String iface, List<Cidr> remoteCidrs, FlowTableConfig config, String agent,
+            String runId, int snaplen, boolean keepSni) throws CaptureFailure {
         int mapEntries = Math.min(config.maxFlows(), FlowProgram.MAX_MAP_ENTRIES);
-        return new EbpfFlowSource(FlowProgram.open(iface, remoteCidrs, mapEntries), iface, config, agent, runId);
+        return new EbpfFlowSource(FlowProgram.open(iface, remoteCidrs, mapEntries, snaplen), iface, config, agent,
+                runId, keepSni);
     }
 
     /** For the start-up line: what this source does instead of the packet path, and the options it ignores. */
@@ -69,7 +88,18 @@ public final class EbpfFlowSource implements FlowSource, CaptureReadings {
 
     @Override
     public void run(FlowSink sink) throws CaptureFailure {
-        KernelFlows flows = new KernelFlows(config, new RecordFactory(agent, iface, runId), sink);
+        KernelFlows flows = new KernelFlows(config, new RecordFactory(agent, iface, runId), sink, keepSni,
+                new KernelFlows.Decisions() {
+                    @Override
+                    public void verdict(KernelFlows.Key key, int verdict) {
+                        program.verdict(key, verdict);
+                    }
+
+                    @Override
+                    public void ended(KernelFlows.Key key) {
+                        program.forget(key);
+                    }
+                });
         try {
             while (!awaitStop()) {
                 drain(flows, false);
@@ -98,10 +128,11 @@ public final class EbpfFlowSource implements FlowSource, CaptureReadings {
     private void drain(KernelFlows flows, boolean all) throws CaptureFailure {
         long toWall = nowNanos() - System.nanoTime(); // bpf_ktime_get_ns and System.nanoTime: CLOCK_MONOTONIC
         if (all) {
-            program.drainAll(e -> flows.merge(e, toWall));
+            program.drainAll(e -> flows.merge(e, toWall), flows::payload);
         } else {
-            program.drain(e -> flows.merge(e, toWall));
+            program.drain(e -> flows.merge(e, toWall), flows::payload);
         }
+        flows.settle();
         last = program.counters();
     }
 
@@ -109,6 +140,26 @@ public final class EbpfFlowSource implements FlowSource, CaptureReadings {
         activeFlows = flows.size();
         flowsCreated = flows.flowsCreated();
         evictions = flows.evictions();
+        payloadUnmatched = flows.payloadUnmatched();
+    }
+
+    /**
+     * The program's own meters: {@code siteflow_agent_ebpf_map_full_total} (packets of new flows that found the
+     * flow map full and went through the overflow ring buffer: counted, without a handshake RTT),
+     * {@code siteflow_agent_ebpf_payload_records_total} and {@code siteflow_agent_ebpf_payload_lost_total} (records
+     * of the payloads ring buffer sent, and lost because it was full: a flow may then miss its L7, SNI or a DB call).
+     * Packets lost because the overflow ring was full too are {@code siteflow_agent_kernel_drops_total}.
+     */
+    @Override
+    public void registerMeters(MeterRegistry registry) {
+        FunctionCounter.builder("siteflow.agent.ebpf.map.full", this, s -> s.kernelCounters().mapFull())
+                .description("packets of new flows that found the kernel flow map full (sent through the overflow "
+                        + "ring buffer, counted)").register(registry);
+        FunctionCounter.builder("siteflow.agent.ebpf.payload.records", this, s -> s.kernelCounters().payloadRecords())
+                .description("payload and direction-change records sent for L7, SNI and DB calls").register(registry);
+        FunctionCounter.builder("siteflow.agent.ebpf.payload.lost", this, s -> s.kernelCounters().payloadLost())
+                .description("payload records lost because the ring buffer was full (L7, SNI or DB calls missed)")
+                .register(registry);
     }
 
     private static long nowNanos() {

@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  * when this program created it. {@link #drain} swaps the flow map in use (the kernel returns from the swap once no
  * program run can still write the old one) and empties the old one with {@code bpf_map_lookup_and_delete_batch}:
  * no count is lost or counted twice; then reads the {@code overflow} ring buffer (packets of new flows that found the
- * map full). Open, drain and close from one thread (the one in the interface's network
+ * map full), then the {@code payloads} ring buffer (the first payload bytes and the changes of direction of the flows
+ * user space has not decided; {@link #verdict} and {@link #forget} say what to send for a flow). Open, drain and close from one thread (the one in the interface's network
  * namespace); {@link #counters()} from any.
  */
 final class FlowProgram implements AutoCloseable {
@@ -54,9 +55,19 @@ final class FlowProgram implements AutoCloseable {
     private final int[] flowFds;
     private final int countersFd;
     private final Pointer ring;
+    private final Pointer payloadRing;
+    private final int l7stateFd;
     /** Held here: JNA frees a callback whose Java object is collected. */
     private final Libbpf.SampleFn onOverflow = this::overflowRecord;
+    private final Libbpf.SampleFn onPayload = this::payloadRecord;
     private Consumer<KernelFlowEntry> draining;
+    private Consumer<KernelPayload> payloadsTo;
+    private long payloadMalformed;
+    private final Memory flowKey = new Memory(KernelFlowEntry.KEY_SIZE);
+    /** {@code struct l7_state}: 24 bytes, the verdict at offset 20. */
+    private static final int L7STATE_SIZE = 24;
+    private static final int VERDICT_OFFSET = 20;
+    private final Memory l7Value = new Memory(L7STATE_SIZE);
     private final int cpus;
     private final boolean createdQdisc;
     private final String netns;
@@ -92,6 +103,27 @@ final class FlowProgram implements AutoCloseable {
             Libbpf.libc().close(netnsFd);
             throw new CaptureFailure("ebpf: opening the overflow ring buffer: " + Errno.describe(errno));
         }
+        this.l7stateFd = mapFd("l7state");
+        this.payloadRing = bpf.ring_buffer__new(mapFd("payloads"), onPayload, null, null);
+        if (payloadRing == null) {
+            int errno = Native.getLastError();
+            bpf.ring_buffer__free(ring);
+            Libbpf.libc().close(netnsFd);
+            throw new CaptureFailure("ebpf: opening the payloads ring buffer: " + Errno.describe(errno));
+        }
+    }
+
+    private int payloadRecord(Pointer ctx, Pointer data, long size) {
+        if (payloadsTo != null) {
+            int n = (int) Math.min(size, KernelPayload.HEADER_SIZE + KernelPayload.FRAME_MAX);
+            KernelPayload r = KernelPayload.decode(data.getByteBuffer(0, n), n);
+            if (r == null) {
+                payloadMalformed++;
+            } else {
+                payloadsTo.accept(r);
+            }
+        }
+        return 0;
     }
 
     private int overflowRecord(Pointer ctx, Pointer data, long size) {
@@ -112,6 +144,15 @@ final class FlowProgram implements AutoCloseable {
      *                        {@code --backend pcap}
      */
     static FlowProgram open(String iface, List<Cidr> remoteCidrs, int mapEntries) throws CaptureFailure {
+        return open(iface, remoteCidrs, mapEntries, 0);
+    }
+
+    /**
+     * As {@link #open(String, List, int)}; {@code payloadBytes} frame bytes (at most {@link KernelPayload#FRAME_MAX})
+     * of each direction's first payload segments go to user space for the signatures (0: none).
+     */
+    static FlowProgram open(String iface, List<Cidr> remoteCidrs, int mapEntries, int payloadBytes)
+            throws CaptureFailure {
         Libbpf bpf;
         try {
             bpf = Libbpf.load();
@@ -142,8 +183,7 @@ final class FlowProgram implements AutoCloseable {
             }
             int err = bpf.bpf_object__load(obj);
             if (err < 0) {
-                throw failure("loading the BPF program: " + Errno.describe(-err)
-                        + (-err == Errno.EPERM ? " (needs CAP_BPF and CAP_NET_ADMIN, or root)" : ""));
+                throw failure("loading the BPF program: " + Errno.describe(-err) + loadHint(-err));
             }
             Memory hook = hook(ifindex, Libbpf.BPF_TC_INGRESS | Libbpf.BPF_TC_EGRESS);
             err = bpf.bpf_tc_hook_create(hook);
@@ -154,6 +194,7 @@ final class FlowProgram implements AutoCloseable {
             p = new FlowProgram(bpf, obj, iface, ifindex, err == 0);
             p.removeStale();
             p.fillFilter(remoteCidrs);
+            p.setPayloadBytes(Math.min(payloadBytes, KernelPayload.FRAME_MAX));
             p.attach();
             return p;
         } catch (CaptureFailure | RuntimeException e) {
@@ -164,6 +205,53 @@ final class FlowProgram implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * Loads the program into the kernel and unloads it again, attaching nothing: what {@code --backend auto} asks
+     * before it chooses ebpf (libbpf present, the verifier takes the program, the capabilities to load it).
+     *
+     * @throws CaptureFailure as {@link #open} would
+     */
+    static void probeLoad() throws CaptureFailure {
+        Libbpf bpf;
+        try {
+            bpf = Libbpf.load();
+        } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
+            throw failure("libbpf (libbpf.so.1) could not be loaded: " + e.getMessage()
+                    + "; install libbpf1 (Debian) or libbpf (RPM)");
+        }
+        LibbpfLog.install(bpf);
+        Path object = extractObject();
+        Pointer obj = bpf.bpf_object__open_file(object.toString(), null);
+        int openErr = Native.getLastError();
+        deleteQuietly(object);
+        if (obj == null) {
+            throw failure("opening the BPF object: " + Errno.describe(openErr));
+        }
+        try {
+            int err = bpf.bpf_object__load(obj);
+            if (err < 0) {
+                throw failure("loading the BPF program: " + Errno.describe(-err) + loadHint(-err));
+            }
+        } finally {
+            bpf.bpf_object__close(obj);
+        }
+    }
+
+    /**
+     * What a failed load most likely lacks: EPERM, a capability to load at all; EACCES, CAP_PERFMON, without which
+     * the verifier refuses the program's pointer arithmetic ("prohibited for !root").
+     */
+    static String loadHint(int errno) {
+        if (errno == Errno.EPERM) {
+            return " (needs CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN, or root)";
+        }
+        if (errno == Errno.EACCES) {
+            return " (the verifier refused it: without CAP_PERFMON it forbids the program's pointer arithmetic;"
+                    + " needs CAP_PERFMON, or root)";
+        }
+        return "";
     }
 
     private static CaptureFailure failure(String what) {
@@ -290,6 +378,51 @@ final class FlowProgram implements AutoCloseable {
         update(mapFd("config"), zero, on, "config");
     }
 
+    private void setPayloadBytes(int n) throws CaptureFailure {
+        Memory one = new Memory(4);
+        one.setInt(0, 1);
+        Memory value = new Memory(4);
+        value.setInt(0, Math.max(0, n));
+        update(mapFd("config"), one, value, "config[1]");
+    }
+
+    private void writeKey(KernelFlows.Key k) {
+        flowKey.clear();
+        flowKey.setLong(0, k.aHi());
+        flowKey.setLong(8, k.aLo());
+        flowKey.setLong(16, k.bHi());
+        flowKey.setLong(24, k.bLo());
+        flowKey.setShort(32, (short) (k.ports() >>> 16));
+        flowKey.setShort(34, (short) k.ports());
+        flowKey.setByte(36, (byte) k.proto());
+    }
+
+    /**
+     * Tells the program what to send of a flow's payload from now on ({@link FlowPayload#DB}: the changes of
+     * direction; {@link FlowPayload#DONE}: nothing): the verdict byte of the flow's {@code l7state} entry, read,
+     * set and written back (only if the entry is still there: one the LRU map dropped starts afresh, which costs the
+     * flow a few more records). A segment the program handles between the read and the write loses its update of
+     * that entry (once per flow, a microsecond: at most one change of direction).
+     */
+    void verdict(KernelFlows.Key k, int verdict) {
+        writeKey(k);
+        if (bpf.bpf_map_lookup_elem(l7stateFd, flowKey, l7Value) == 0) {
+            l7Value.setByte(VERDICT_OFFSET, (byte) verdict);
+            bpf.bpf_map_update_elem(l7stateFd, flowKey, l7Value, Libbpf.BPF_EXIST);
+        }
+    }
+
+    /** The flow ended: its payload state and verdict are removed, so a new flow on the key is looked at afresh. */
+    void forget(KernelFlows.Key k) {
+        writeKey(k);
+        bpf.bpf_map_delete_elem(l7stateFd, flowKey);
+    }
+
+    /** Payload records too short for what their header says (none unless the layouts disagree). */
+    long payloadMalformed() {
+        return payloadMalformed;
+    }
+
     private static byte[] bigEndian(long hi, long lo) {
         return ByteBuffer.allocate(16).putLong(hi).putLong(lo).array();
     }
@@ -323,6 +456,14 @@ final class FlowProgram implements AutoCloseable {
      * @return entries and records drained
      */
     int drain(Consumer<KernelFlowEntry> each) throws CaptureFailure {
+        return drain(each, r -> { });
+    }
+
+    /**
+     * As {@link #drain(Consumer)}, then every record of the {@code payloads} ring buffer to {@code payloads}, in the
+     * order the kernel sent them.
+     */
+    int drain(Consumer<KernelFlowEntry> each, Consumer<KernelPayload> payloads) throws CaptureFailure {
         int old = inUse;
         inUse = 1 - inUse;
         Memory zero = new Memory(4);
@@ -333,7 +474,20 @@ final class FlowProgram implements AutoCloseable {
         if (err < 0) {
             throw new CaptureFailure("ebpf: swapping the flow map: " + Errno.describe(-err));
         }
-        return empty(flowFds[old], each) + consumeOverflow(each);
+        return empty(flowFds[old], each) + consumeOverflow(each) + consumePayloads(payloads);
+    }
+
+    private int consumePayloads(Consumer<KernelPayload> to) throws CaptureFailure {
+        payloadsTo = to;
+        try {
+            int n = bpf.ring_buffer__consume(payloadRing);
+            if (n < 0) {
+                throw new CaptureFailure("ebpf: reading the payloads ring buffer: " + Errno.describe(-n));
+            }
+            return n;
+        } finally {
+            payloadsTo = null;
+        }
     }
 
     private int consumeOverflow(Consumer<KernelFlowEntry> each) throws CaptureFailure {
@@ -352,6 +506,11 @@ final class FlowProgram implements AutoCloseable {
     /** Drains both flow maps (after {@link #detach()}: nothing writes them any more). */
     int drainAll(Consumer<KernelFlowEntry> each) throws CaptureFailure {
         return drain(each) + drain(each);
+    }
+
+    /** As {@link #drainAll(Consumer)}, with the payload records. */
+    int drainAll(Consumer<KernelFlowEntry> each, Consumer<KernelPayload> payloads) throws CaptureFailure {
+        return drain(each, payloads) + drain(each, payloads);
     }
 
     private int empty(int mapFd, Consumer<KernelFlowEntry> each) throws CaptureFailure {
@@ -457,6 +616,7 @@ final class FlowProgram implements AutoCloseable {
             }
         });
         bpf.ring_buffer__free(ring);
+        bpf.ring_buffer__free(payloadRing);
         bpf.bpf_object__close(obj);
         if (netnsFd >= 0) {
             Libbpf.libc().close(netnsFd);

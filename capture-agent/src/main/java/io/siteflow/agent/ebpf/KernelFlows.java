@@ -7,11 +7,15 @@ import io.siteflow.agent.flow.RecordFactory;
 import io.siteflow.model.Counters;
 import io.siteflow.model.Endpoints;
 import io.siteflow.model.IpAddresses;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The user-space half of the in-kernel aggregation: takes the entries drained from the program's map (each one
@@ -19,7 +23,11 @@ import java.util.Map;
  * (capture-agent/docs/ebpf.md): the initiator from the flow's first packet ({@link FlowTable#srcInitiates}), an
  * interim record once the active timeout has passed since the record's first packet, a final one on idle timeout,
  * after FIN from both ends or RST plus the close linger, on eviction beyond {@code maxFlows} and at
- * {@link #flushAll}. Every record carries the delta since the previous one. Times are epoch ns. One thread.
+ * {@link #flushAll}. Every record carries the delta since the previous one. Times are epoch ns. The records of the
+ * {@code payloads} ring buffer ({@link #payload}) give each flow its L7 protocol, TLS server name and DB calls
+ * ({@link FlowPayload}); a record of a flow whose entry comes only with the next drain waits for it ({@link #settle}).
+ * What the program should do with a flow's payload from then on, and the end of a flow, go to {@link Decisions}.
+ * One thread.
  */
 final class KernelFlows {
     private static final int FIN = 0x01;
@@ -32,25 +40,67 @@ final class KernelFlows {
     private final RecordFactory factory;
     private final FlowSink sink;
     private final LinkedHashMap<Key, Flow> flows = new LinkedHashMap<>(1024, 0.75f, true);
+    private final FlowPayload.Inspector inspector;
+    private final boolean callTiming;
+    private final Decisions decisions;
+    /** Payload records of flows not drained yet, with the settle round they arrived in. */
+    private final Map<Key, ArrayDeque<KernelPayload>> waiting = new HashMap<>();
+    private final Map<Key, Long> waitingSince = new HashMap<>();
+    private final Set<Flow> touched = new LinkedHashSet<>();
+    private long settles;
     private long created;
     private long evictions;
+    private long payloadUnmatched;
+
+    /** Where the user-space half tells the program about a flow's payload. */
+    interface Decisions {
+        /** From now on the program sends for this flow: {@link FlowPayload#DB} changes of direction only, or nothing. */
+        void verdict(Key key, int verdict);
+
+        /** The flow ended: the program forgets its payload state (a new flow on the key starts afresh). */
+        void ended(Key key);
+
+        Decisions NONE = new Decisions() {
+            @Override
+            public void verdict(Key key, int verdict) {
+            }
+
+            @Override
+            public void ended(Key key) {
+            }
+        };
+    }
 
     KernelFlows(FlowTableConfig config, RecordFactory factory, FlowSink sink) {
+        this(config, factory, sink, true, Decisions.NONE);
+    }
+
+    /** @param keepSni false for {@code --no-sni} */
+    KernelFlows(FlowTableConfig config, RecordFactory factory, FlowSink sink, boolean keepSni, Decisions decisions) {
         this.activeNs = config.activeTimeout().toNanos();
         this.idleNs = config.idleTimeout().toNanos();
         this.lingerNs = config.closeLinger().toNanos();
         this.maxFlows = config.maxFlows();
         this.factory = factory;
         this.sink = sink;
+        this.inspector = new FlowPayload.Inspector(keepSni);
+        this.callTiming = config.dbCallTiming();
+        this.decisions = decisions;
     }
 
-    private record Key(long aHi, long aLo, long bHi, long bLo, int ports, int proto) {
+    /** A flow's key as the program's {@code struct flow_key}: side a the lower end, ports {@code a << 16 | b}. */
+    record Key(long aHi, long aLo, long bHi, long bLo, int ports, int proto) {
+        static Key of(KernelPayload r) {
+            return new Key(r.aHi(), r.aLo(), r.bHi(), r.bLo(), r.aPort() << 16 | r.bPort(), r.proto());
+        }
     }
 
     /** One flow's state between records. */
     private static final class Flow {
+        final Key key;
         final Endpoints ab;
         final boolean initiatorB;
+        FlowPayload payload;
         long abPackets;
         long abBytes;
         long abFrames;
@@ -66,7 +116,8 @@ final class KernelFlows {
         boolean finB;
         boolean rst;
 
-        Flow(Endpoints ab, boolean initiatorB) {
+        Flow(Key key, Endpoints ab, boolean initiatorB) {
+            this.key = key;
             this.ab = ab;
             this.initiatorB = initiatorB;
         }
@@ -91,6 +142,78 @@ final class KernelFlows {
         return evictions;
     }
 
+    /** Payload records dropped because no flow entry came for them within two drains. */
+    long payloadUnmatched() {
+        return payloadUnmatched;
+    }
+
+    /**
+     * Adds one record of the {@code payloads} ring buffer, in the order the kernel sent them; a record whose flow
+     * has not been drained yet waits for it.
+     */
+    void payload(KernelPayload r) {
+        Key key = Key.of(r);
+        Flow f = flows.get(key);
+        ArrayDeque<KernelPayload> queue = waiting.get(key);
+        if (f == null || queue != null) {
+            if (queue == null) {
+                queue = new ArrayDeque<>();
+                waiting.put(key, queue);
+                waitingSince.put(key, settles);
+            }
+            queue.add(r);
+            if (f != null) {
+                replay(key, f);
+            }
+            return;
+        }
+        apply(f, r);
+    }
+
+    private void apply(Flow f, KernelPayload r) {
+        if (f.payload == null) {
+            f.payload = new FlowPayload(inspector.tracker);
+        }
+        f.payload.apply(r, r.fromB() == f.initiatorB, inspector, callTiming);
+        touched.add(f);
+    }
+
+    private void replay(Key key, Flow f) {
+        ArrayDeque<KernelPayload> queue = waiting.remove(key);
+        waitingSince.remove(key);
+        if (queue != null) {
+            queue.forEach(r -> apply(f, r));
+        }
+    }
+
+    /**
+     * After a drain: the waiting records of flows drained now are applied (those older than two drains are dropped,
+     * counted in {@link #payloadUnmatched}), and each flow whose verdict changed is told to the program.
+     */
+    void settle() {
+        settles++;
+        for (Iterator<Map.Entry<Key, ArrayDeque<KernelPayload>>> it = waiting.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Key, ArrayDeque<KernelPayload>> e = it.next();
+            Flow f = flows.get(e.getKey());
+            if (f != null) {
+                e.getValue().forEach(r -> apply(f, r));
+            } else if (settles - waitingSince.get(e.getKey()) <= 2) {
+                continue;
+            } else {
+                payloadUnmatched += e.getValue().size();
+            }
+            waitingSince.remove(e.getKey());
+            it.remove();
+        }
+        for (Flow f : touched) {
+            int v = f.payload.verdict(inspector);
+            if (v != FlowPayload.UNDECIDED && f.payload.swapVerdictSent(v) != v) {
+                decisions.verdict(f.key, v);
+            }
+        }
+        touched.clear();
+    }
+
     /**
      * Adds one drained entry.
      *
@@ -105,9 +228,9 @@ final class KernelFlows {
                 Iterator<Map.Entry<Key, Flow>> eldest = flows.entrySet().iterator();
                 Flow old = eldest.next().getValue();
                 eldest.remove();
-                sink.accept(record(old, true));
+                end(old);
             }
-            f = new Flow(new Endpoints(e.proto(), IpAddresses.format(e.aHi(), e.aLo()), e.aPort(),
+            f = new Flow(key, new Endpoints(e.proto(), IpAddresses.format(e.aHi(), e.aLo()), e.aPort(),
                     IpAddresses.format(e.bHi(), e.bLo()), e.bPort()), initiatorB(e));
             flows.put(key, f);
             created++;
@@ -158,22 +281,36 @@ final class KernelFlows {
                 reset(f);
             }
         }
-        ended.forEach(f -> sink.accept(record(f, true)));
+        ended.forEach(this::end);
+    }
+
+    private void end(Flow f) {
+        sink.accept(record(f, true));
+        touched.remove(f);
+        if (f.payload != null) {
+            decisions.ended(f.key);
+        }
     }
 
     /** Ends every flow with a final record; the table is empty afterwards. */
     void flushAll() {
         List<Flow> all = new ArrayList<>(flows.values());
         flows.clear();
-        all.forEach(f -> sink.accept(record(f, true)));
+        all.forEach(this::end);
     }
 
     private io.siteflow.model.FlowRecord record(Flow f, boolean isFinal) {
         Counters fromA = new Counters(f.abBytes, f.abPackets, f.abFrames, f.abFlags);
         Counters fromB = new Counters(f.baBytes, f.baPackets, f.baFrames, f.baFlags);
         long start = f.recStart != 0 ? f.recStart : f.lastSeen;
-        return factory.build(f.ab, f.initiatorB, fromA, fromB, start, f.lastSeen, f.rtt >= 0 ? f.rtt : null,
-                isFinal);
+        Long rtt = f.rtt >= 0 ? f.rtt : null;
+        if (f.payload == null) {
+            return factory.build(f.ab, f.initiatorB, fromA, fromB, start, f.lastSeen, rtt, isFinal);
+        }
+        io.siteflow.model.FlowRecord r = factory.build(f.ab, f.initiatorB, fromA, fromB, start, f.lastSeen, rtt,
+                f.payload.l7(inspector), f.payload.sni(), f.payload.dbCalls(), isFinal);
+        f.payload.clearRecord();
+        return r;
     }
 
     private static void reset(Flow f) {

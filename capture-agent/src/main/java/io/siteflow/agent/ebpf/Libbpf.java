@@ -24,6 +24,7 @@ interface Libbpf extends Library {
     int PROG_INFO_SIZE = 80;
     int PROG_INFO_NAME_OFFSET = 64;
     long BPF_ANY = 0;
+    long BPF_EXIST = 2;
 
     Pointer bpf_object__open_file(String path, Pointer opts);
 
@@ -54,6 +55,8 @@ interface Libbpf extends Library {
     int bpf_map_update_elem(int fd, Pointer key, Pointer value, long flags);
 
     int bpf_map_lookup_elem(int fd, Pointer key, Pointer value);
+
+    int bpf_map_delete_elem(int fd, Pointer key);
 
     int bpf_map_lookup_and_delete_batch(int fd, Pointer inBatch, Pointer outBatch, Pointer keys, Pointer values,
             IntByReference count, Pointer opts);

@@ -65,7 +65,21 @@ public final class RecordFactory {
      */
     public FlowRecord build(Endpoints ab, boolean initiatorB, Counters fromA, Counters fromB, long startNs, long lastNs,
             Long rttMicros, boolean isFinal) {
-        return oriented(ab, initiatorB, fromA, fromB, startNs, lastNs).rttMicros(rttMicros).isFinal(isFinal).build();
+        return build(ab, initiatorB, fromA, fromB, startNs, lastNs, rttMicros, null, null, DbCalls.NONE, isFinal);
+    }
+
+    /**
+     * As {@link #build(Endpoints, boolean, Counters, Counters, long, long, Long, boolean)}, with what the in-kernel
+     * source found in the flow's payload.
+     *
+     * @param l7  the detected protocol's wire name, null when none
+     * @param sni the TLS server name, null when none
+     * @param db  the DB calls of this record, {@link DbCalls#NONE} when none
+     */
+    public FlowRecord build(Endpoints ab, boolean initiatorB, Counters fromA, Counters fromB, long startNs, long lastNs,
+            Long rttMicros, String l7, String sni, DbCalls db, boolean isFinal) {
+        return oriented(ab, initiatorB, fromA, fromB, startNs, lastNs).rttMicros(rttMicros).l7(l7).sni(sni).db(db)
+                .isFinal(isFinal).build();
     }
 
     private FlowRecord.Builder oriented(Endpoints ab, boolean initB, Counters fromA, Counters fromB, long startNs,

@@ -134,7 +134,7 @@ class CaptureCommandTest {
     void backendIsAUsageErrorNamingTheOptionWhenUnknownOrWithAFile() throws Exception {
         Run r = run("-i", "eth0", "--json", "--backend", "bpf");
         assertThat(r.code()).isEqualTo(64);
-        assertThat(r.err()).startsWith("siteflow capture: --backend bpf: must be pcap or ebpf\n");
+        assertThat(r.err()).startsWith("siteflow capture: --backend bpf: must be pcap, ebpf or auto\n");
         r = run("-r", capture().toString(), "--json", "--backend", "ebpf");
         assertThat(r.code()).isEqualTo(64);
         assertThat(r.err()).startsWith("siteflow capture: --backend ebpf needs -i IFACE (a capture file is read by "
@@ -282,10 +282,11 @@ class CaptureCommandTest {
                 .contains("--snaplen BYTES Live: bytes captured per packet (headers plus the first payload bytes for "
                         + "protocol signatures), 64-262144. Default: 256.")
                 .contains("--buffer-mb MB Live: kernel capture buffer in MiB, 1-2047. Default: 64.")
-                .contains("--backend pcap|ebpf Live: pcap reads every packet through libpcap and aggregates flows in "
-                        + "the agent; ebpf attaches a TC program to IFACE (ingress and egress) that aggregates flows in "
-                        + "the kernel")
-                .contains("see capture-agent/docs/ebpf.md). Default: pcap.");
+                .contains("--backend pcap|ebpf|auto Live: pcap reads every packet through libpcap and aggregates flows "
+                        + "in the agent; ebpf attaches a TC program to IFACE (ingress and egress) that aggregates flows "
+                        + "in the kernel")
+                .contains("see capture-agent/docs/ebpf.md); auto takes ebpf where it can run, else pcap, and says "
+                        + "which and why when it starts. Default: pcap.");
     }
 
     private static byte[] concat(byte[]... parts) {

@@ -126,7 +126,7 @@ class CaptureOptionsBuilderTest {
     @Test
     void rejectsAnUnknownBackendAndEbpfWithoutAnInterfaceOrWithTheTextReport() {
         assertThatThrownBy(() -> CaptureOptions.builder().iface("eth0").json("-").backend("xdp").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("--backend xdp: must be pcap or ebpf");
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--backend xdp: must be pcap, ebpf or auto");
         assertThatThrownBy(() -> CaptureOptions.builder().file(Path.of("c.pcap")).json("-").backend("ebpf").build())
                 .hasMessage("--backend ebpf needs -i IFACE (a capture file is read by the agent itself)");
         assertThatThrownBy(() -> CaptureOptions.builder().iface("eth0").backend("ebpf").build())

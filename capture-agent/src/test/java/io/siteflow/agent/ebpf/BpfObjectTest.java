@@ -40,6 +40,7 @@ class BpfObjectTest {
         assertThat(object[18] & 0xFF | (object[19] & 0xFF) << 8).as("e_machine EM_BPF").isEqualTo(247);
         String text = new String(object, java.nio.charset.StandardCharsets.ISO_8859_1);
         assertThat(text).contains(FlowProgram.PROGRAM_IN, FlowProgram.PROGRAM_OUT, "flows_a", "flows_b", "handshakes", "remote", "config",
-                "counters", "struct flow_key", "struct flow_val");
+                "counters", "struct flow_key", "struct flow_val", "payloads", "l7state", "struct l7_state",
+                "struct payload_hdr");
     }
 }

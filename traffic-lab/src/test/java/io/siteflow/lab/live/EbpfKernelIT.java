@@ -71,7 +71,8 @@ class EbpfKernelIT {
             run.get(30, TimeUnit.SECONDS);
             source.close();
 
-            assertThat(source.kernelCounters()).isEqualTo(new KernelCounters(500, 0, 0, 200, 300, 1, 0, 0));
+            // and the first 4 datagrams of the kept flow's one direction as payload records (signatures)
+            assertThat(source.kernelCounters()).isEqualTo(new KernelCounters(500, 0, 0, 200, 300, 1, 0, 0, 4, 0));
             assertThat(records).hasSize(1);
             FlowRecord r = records.get(0);
             assertThat(List.of(r.src(), r.dst())).containsExactlyInAnyOrder(a2, b2);
@@ -98,9 +99,16 @@ class EbpfKernelIT {
                 }
                 await("the program saw 100 packets").atMost(Duration.ofSeconds(20))
                         .until(() -> source.kernelCounters().seen() >= 100);
-                // 16 flows in the map, the 4 others' 20 packets in the overflow ring buffer, nothing lost
-                assertThat(source.kernelCounters()).isEqualTo(new KernelCounters(100, 0, 0, 0, 100, 16, 20, 0));
+                // 16 flows in the map, the 4 others' 20 packets in the overflow ring buffer, nothing lost; 4 payload
+                // records of each of the 20 flows (those in the ring too)
+                assertThat(source.kernelCounters()).isEqualTo(new KernelCounters(100, 0, 0, 0, 100, 16, 20, 0, 80, 0));
                 assertThat(source.stats()).isEqualTo(new CaptureStats(100, 0, 0));
+                io.micrometer.core.instrument.simple.SimpleMeterRegistry meters =
+                        new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+                source.registerMeters(meters);
+                assertThat(List.of("siteflow.agent.ebpf.map.full", "siteflow.agent.ebpf.payload.records",
+                        "siteflow.agent.ebpf.payload.lost")).extracting(n -> meters.get(n).functionCounter().count())
+                        .containsExactly(20.0, 80.0, 0.0);
                 Future<?> run = pool.submit(() -> {
                     source.run(FlowSink.to(records::add));
                     return null;
@@ -219,9 +227,52 @@ class EbpfKernelIT {
                     "--backend", "ebpf", "--json"))
                     .isInstanceOf(IOException.class).hasMessageContaining(": exit 1: ")
                     .hasMessageContaining("siteflow capture: ebpf: loading the BPF program: Operation not permitted "
-                            + "(EPERM) (needs CAP_BPF and CAP_NET_ADMIN, or root); use --backend pcap where the "
+                            + "(EPERM) (needs CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN, or root); use --backend pcap where the "
                             + "in-kernel source cannot run");
             assertThat(tcFilters(lab)).doesNotContain("siteflow_");
+        }
+    }
+
+    @Test
+    void autoTakesEbpfWhereItCanRunAndElsePcapSayingWhy() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (NetnsLab lab = NetnsLab.create()) {
+            StringWriter err = new StringWriter();
+            AgentRunner runner = new AgentRunner(CaptureOptions.builder().iface(NetnsLab.IF_A).agent("auto-it")
+                    .json(dir.resolve("auto.jsonl").toString()).spoolDir(Path.of("/nonexistent-spool")).spoolMaxMb(1)
+                    .backend("auto").build(), new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+            Future<Integer> exit = pool.submit(() -> lab.call(lab.nsA(), runner::run));
+            try {
+                await("capturing").atMost(Duration.ofSeconds(20))
+                        .until(() -> exit.isDone() || err.toString().contains("capturing on sfa0"));
+            } finally {
+                runner.stop();
+            }
+            assertThat(exit.get(30, TimeUnit.SECONDS)).as(err.toString()).isZero();
+            Matcher release = Pattern.compile("^(\\d+\\.\\d+)").matcher(Files.readString(
+                    Path.of("/proc/sys/kernel/osrelease")));
+            assertThat(release.find()).isTrue();
+            assertThat(err.toString()).contains("capturing on sfa0 (auto: ebpf, kernel " + release.group(1)
+                    + ", CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN, the program loads; ebpf: flows aggregated in the kernel)");
+
+            // without CAP_BPF (and CAP_SYS_ADMIN, which would stand for it): libpcap, and the reason
+            Path log = dir.resolve("auto-pcap.log");
+            Process child = lab.start(lab.nsA(), List.of("setpriv", "--bounding-set=-bpf,-sys_admin,-perfmon", "--",
+                    java(), "-cp", System.getProperty("java.class.path"), "io.siteflow.agent.app.AgentMain", "-i",
+                    NetnsLab.IF_A, "--backend", "auto", "--json=" + dir.resolve("auto-pcap.jsonl"),
+                    "--spool-dir", dir.resolve("spool").toString()), log);
+            try {
+                await("the child captures").atMost(Duration.ofSeconds(60))
+                        .until(() -> !child.isAlive() || Files.readString(log).contains("capturing on sfa0"));
+            } finally {
+                child.destroy(); // SIGTERM: the agent stops and exits
+            }
+            assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(Files.readString(log)).contains("capturing on sfa0 (auto: pcap, ebpf cannot run here: no CAP_BPF "
+                    + "(or CAP_SYS_ADMIN) and no CAP_PERFMON (or CAP_SYS_ADMIN) in the effective capabilities)");
+            assertThat(tcFilters(lab)).doesNotContain("siteflow_");
+        } finally {
+            pool.shutdownNow();
         }
     }
 

@@ -222,7 +222,7 @@ class EbpfParityIT {
     }
 
     /** Waits until both backends received at least {@code captured} packets; a timeout names both counts. */
-    private static void awaitBoth(Agent pcap, Agent ebpf, int captured) {
+    static void awaitBoth(Agent pcap, Agent ebpf, int captured) {
         await("both backends saw every packet of tcpdump's " + captured).atMost(Duration.ofSeconds(20))
                 .untilAsserted(() -> assertThat(List.of(pcap.runner.received(), ebpf.runner.received()))
                         .as("pcap, ebpf").allMatch(n -> n >= captured));
