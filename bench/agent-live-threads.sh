@@ -2,10 +2,15 @@
 # Per-thread CPU of the live agent (user and system clock ticks from /proc/PID/task/TID/stat) while tcpreplay
 # sends 100,000 UDP frames LOOPS times (default 5) at PPS (default 100000) on a veth in two fresh namespaces:
 # which thread pays for a packet (capture, siteflow-flows, JIT, GC). Extra arguments go to `siteflow capture`.
-# usage: PPS=100000 LOOPS=5 bench/agent-live-threads.sh [--workers 2]   (root; tcpreplay, python3)
+# With the default --capture-api ring the capture thread (main, or siteflow-capture-N) decodes and aggregates too: there
+# is no siteflow-flows thread; --capture-api libpcap shows the old split (capture thread copies, siteflow-flows works).
+# usage: PPS=100000 LOOPS=5 bench/agent-live-threads.sh [--workers 2] [--capture-api libpcap]   (root; tcpreplay, python3)
+#   AGENT_CP=classpath runs io.siteflow.agent.app.AgentMain from it instead of the launcher's jars
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-CP="$(ls "$ROOT"/cli/target/siteflow-cli-*.jar | grep -v -- '-tests\.jar$' | head -n1):$ROOT/cli/target/lib/*"
+if [ -n "${AGENT_CP:-}" ]; then AGENT=(java ${EXTRA:-} -cp "$AGENT_CP" io.siteflow.agent.app.AgentMain); else
+  CP="$(ls "$ROOT"/cli/target/siteflow-cli-*.jar | grep -v -- '-tests\.jar$' | head -n1):$ROOT/cli/target/lib/*"
+  AGENT=(java ${EXTRA:-} -cp "$CP" io.siteflow.cli.SiteflowCommand capture); fi
 A=sfprof-a-$$; B=sfprof-b-$$; WORK=$(mktemp -d); LIVE_PID=
 cleanup() { [ -n "$LIVE_PID" ] && kill "$LIVE_PID" 2>/dev/null || true; ip netns del "$A" 2>/dev/null || true; ip netns del "$B" 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT
@@ -21,7 +26,7 @@ for i in range(100000):
     frame = bytes.fromhex('025f00000001025f00000002') + b'\x08\x00' + ip + struct.pack('!HHHH', 40000 + i % 1000, 9, 8 + len(payload), 0) + payload
     out.write(struct.pack('<IIII', 0, i, len(frame), len(frame)) + frame)
 PY
-ip netns exec "$A" java ${EXTRA:-} -cp "$CP" io.siteflow.cli.SiteflowCommand capture -i sfa0 --json --agent prof "$@" > /dev/null 2> "$WORK/live.out" & LIVE_PID=$!
+ip netns exec "$A" "${AGENT[@]}" -i sfa0 --json --agent prof "$@" > /dev/null 2> "$WORK/live.out" & LIVE_PID=$!
 until grep -q "capturing on" "$WORK/live.out"; do sleep 0.2; done
 snap() { for t in /proc/$LIVE_PID/task/*; do echo "${t##*/}:$(cat $t/comm | tr ' ' _) $(sed 's/^.*) //' $t/stat | awk '{print $12" "$13}')"; done | sort; }
 snap > "$WORK/t0"

@@ -152,6 +152,12 @@ public final class CaptureCommand implements Callable<Integer> {
                     + "else pcap, and says which and why when it starts. Default: ${DEFAULT-VALUE}.")
     String backend;
 
+    @Option(names = "--capture-api", paramLabel = "ring|libpcap", defaultValue = "ring",
+            description = "Live, --backend pcap: ring reads the kernel's TPACKET_V3 ring from Java (no native call "
+                    + "per packet; Ethernet interfaces); libpcap calls pcap_next_ex per packet (any link type, "
+                    + "e.g. the any device or a tunnel). Default: ${DEFAULT-VALUE}.")
+    String captureApi;
+
     /** --metrics-port, --metrics-bind. */
     @Mixin
     MetricsOptions metrics;
@@ -184,7 +190,7 @@ public final class CaptureCommand implements Callable<Integer> {
                 .kafka(kafkaOptions.properties())
                 .text(text).seconds(seconds).lines(lines)
                 .ports(ports).order(order).bytes(bytes).snaplen(snaplen).bufferMb(bufferMb).workers(workers)
-                .backend(backend)
+                .backend(backend).captureApi(captureApi)
                 .activeTimeoutSeconds(activeTimeout).idleTimeoutSeconds(idleTimeout).maxFlows(maxFlows).sni(!noSni);
         cidrs.forEach(b::remoteCidr);
         cidrs6.forEach(b::remoteCidr6);

@@ -94,6 +94,7 @@ final class Sources {
                 .snaplen(o.snaplen())
                 .bufferBytes(o.bufferBytes())
                 .bpfFilter(BpfFilters.forRemoteCidrs(o.remoteCidrs()));
-        return o.workers() == 1 ? live.build() : FanoutCapture.open(o.iface(), live, o.workers());
+        return o.workers() == 1 ? live.open(o.captureApi())
+                : FanoutCapture.open(o.iface(), live, o.workers(), o.captureApi());
     }
 }

@@ -21,4 +21,14 @@ public interface PacketHandler {
      * @param wireLength     bytes on the wire
      */
     void onPacket(long timestampNanos, int linkType, byte[] data, int offset, int capturedLength, int wireLength);
+
+    /**
+     * Told by a source that runs the handler on its capture thread itself (a live TPACKET_V3 ring) when no packet
+     * came for its read timeout, so that flow timeouts still fire on an idle interface. Does nothing unless
+     * overridden.
+     *
+     * @param wallClockNanos the host clock, nanoseconds since the epoch
+     */
+    default void onIdle(long wallClockNanos) {
+    }
 }

@@ -37,6 +37,16 @@ public interface PacketSource extends SourceCounters, AutoCloseable {
         run(handlers.get(0));
     }
 
+    /**
+     * True when the source keeps packets in a buffer of its own while the handler works (a live TPACKET_V3 ring,
+     * where the kernel fills the next blocks meanwhile) and tells an idle handler the time ({@link
+     * PacketHandler#onIdle}): the handler may then do all its work on the capture thread, with no hand-off queue.
+     * False unless said.
+     */
+    default boolean buffersPackets() {
+        return false;
+    }
+
     /** Asks {@link #run} to return soon; safe from any thread, including a signal handler's. */
     void stop();
 

@@ -1,5 +1,6 @@
 package io.siteflow.agent.config;
 
+import io.siteflow.agent.capture.live.LiveReader;
 import io.siteflow.agent.export.CollectSettings;
 import io.siteflow.model.Cidr;
 import io.siteflow.model.cli.Secrets;
@@ -44,6 +45,8 @@ import java.util.TreeMap;
  *                       flow table (1: one socket, no fan-out); ignored by {@link Backend#EBPF}
  * @param backend        live: packets through libpcap ({@link Backend#PCAP}) or flows from the kernel
  * @param collect        {@code siteflow collect}: the flow-export listener's settings, or null
+ * @param captureApi     live, {@link Backend#PCAP}: how packets are read ({@code --capture-api}: the TPACKET_V3 ring
+ *                       from Java, the default, or libpcap's {@code pcap_next_ex})
  */
 public record CaptureOptions(
         String iface,
@@ -74,11 +77,24 @@ public record CaptureOptions(
         boolean bytes,
         int workers,
         Backend backend,
-        CollectSettings collect) {
+        CollectSettings collect,
+        LiveReader captureApi) {
 
     public CaptureOptions {
         remoteCidrs = List.copyOf(remoteCidrs);
         kafka = Map.copyOf(kafka);
+    }
+
+    /** Options that read live packets from the TPACKET_V3 ring ({@link LiveReader#RING}, the default). */
+    public CaptureOptions(String iface, Path file, List<Cidr> remoteCidrs, String agent, String bootstrap,
+            Map<String, String> kafka, String json, boolean text, Integer seconds, int lines, boolean ports,
+            int snaplen, int bufferBytes, Integer metricsPort, String metricsBind, Duration activeTimeout,
+            Duration idleTimeout, int maxFlows, Path spoolDir, long spoolMaxBytes, boolean realtime, boolean loop,
+            int passes, boolean sni, ReportOrder order, boolean bytes, int workers, Backend backend,
+            CollectSettings collect) {
+        this(iface, file, remoteCidrs, agent, bootstrap, kafka, json, text, seconds, lines, ports, snaplen,
+                bufferBytes, metricsPort, metricsBind, activeTimeout, idleTimeout, maxFlows, spoolDir, spoolMaxBytes,
+                realtime, loop, passes, sni, order, bytes, workers, backend, collect, LiveReader.RING);
     }
 
     /** A builder with every default; {@link CaptureOptionsBuilder#build()} validates. */
@@ -130,6 +146,9 @@ public record CaptureOptions(
         }
         if (backend != Backend.PCAP) {
             sb.append(" backend=").append(backend.flag());
+        }
+        if (live() && backend != Backend.EBPF && captureApi == LiveReader.LIBPCAP) {
+            sb.append(" captureApi=libpcap");
         }
         return sb.toString();
     }

@@ -1,6 +1,7 @@
 package io.siteflow.agent.config;
 
 import io.siteflow.agent.capture.live.LiveCaptureLimits;
+import io.siteflow.agent.capture.live.LiveReader;
 import io.siteflow.agent.export.CollectSettings;
 import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.kafka.KafkaClientProperties;
@@ -61,6 +62,7 @@ public final class CaptureOptionsBuilder {
     private int bufferMb = DEFAULT_BUFFER_MB;
     private int workers = DEFAULT_WORKERS;
     private String backend = Backend.PCAP.flag();
+    private String captureApi = LiveReader.RING.flag();
     private Integer metricsPort;
     private String metricsBind = DEFAULT_METRICS_BIND;
     private int activeTimeoutSeconds = FlowTableConfig.DEFAULT_ACTIVE_TIMEOUT_SECONDS;
@@ -227,6 +229,12 @@ public final class CaptureOptionsBuilder {
         return this;
     }
 
+    /** Live, {@code --backend pcap}: {@code ring} (the default) or {@code libpcap} ({@link LiveReader}). */
+    public CaptureOptionsBuilder captureApi(String captureApi) {
+        this.captureApi = captureApi;
+        return this;
+    }
+
     public CaptureOptionsBuilder bufferMb(int bufferMb) {
         this.bufferMb = bufferMb;
         return this;
@@ -390,7 +398,15 @@ public final class CaptureOptionsBuilder {
                 ports, snaplen, bufferMb << 20, metricsPort, metricsBind, Duration.ofSeconds(activeTimeoutSeconds),
                 Duration.ofSeconds(idleTimeoutSeconds), maxFlows, spool, spoolMaxMb << 20, realtime, loop,
                 passes == null ? 0 : passes, sni, sort, bytes,
-                workers, how, collect);
+                workers, how, collect, captureApi());
+    }
+
+    private LiveReader captureApi() {
+        try {
+            return LiveReader.parse(captureApi);
+        } catch (IllegalArgumentException e) {
+            throw invalid(e.getMessage());
+        }
     }
 
     private Backend backend(boolean report) {

@@ -12,8 +12,8 @@ import java.util.function.IntConsumer;
 
 /**
  * The agent's per-packet path: decode → count → {@code -F} filter → flow table (and the text report).
- * Runs on one thread; not thread-safe. Wired by {@link Pipeline}: used for files directly and for live
- * capture behind a {@link PacketHandoff}.
+ * Runs on one thread; not thread-safe. Wired by {@link Pipeline}: used for files and live rings read from Java
+ * directly (on the reading thread), and for libpcap's live capture and paced replays behind a {@link PacketHandoff}.
  */
 public final class CapturePipeline implements PacketHandler {
     private final PacketDecoder decoder = new PacketDecoder();
@@ -67,6 +67,12 @@ public final class CapturePipeline implements PacketHandler {
         if (report != null) {
             offerToReport(ts);
         }
+    }
+
+    /** Advances the flow table's clock, so that timeouts fire while no packet comes (a live ring read here). */
+    @Override
+    public void onIdle(long wallClockNanos) {
+        table.advanceTime(wallClockNanos);
     }
 
     private void offerToReport(long ts) {

@@ -54,6 +54,11 @@ final class ClockCheck implements PacketHandler {
         downstream.onPacket(ts, linkType, data, offset, capLen, wireLen);
     }
 
+    @Override
+    public void onIdle(long wallClockNanos) {
+        downstream.onIdle(wallClockNanos);
+    }
+
     /** Packets refused so far. */
     long refused() {
         return refused;

@@ -23,7 +23,9 @@ import java.util.List;
  * (with the L7 signature tracker) → {@link FlowSink}, and the text report when one is given.
  *
  * <p>{@link #run} delivers the source's packets on the calling thread, or through a {@link PacketHandoff}
- * (a bounded queue and a worker thread) for live captures, then flushes every flow and the sink. Problems
+ * (a bounded queue and a worker thread) for libpcap's live captures and paced replays, or on the capture thread of
+ * a source that buffers packets itself (a live ring, {@link PacketSource#buffersPackets()}), then flushes every
+ * flow and the sink. Problems
  * with the input (unsupported link types, a corrupt or cut-short file) are collected in {@link #problems()},
  * in the order met; the capture goes on after each. With several workers ({@link #wire(String, Settings,
  * FlowSink, int)}) each has its own decoder, flow table and handoff, and the sink is called by one at a time.
@@ -116,7 +118,9 @@ public final class Pipeline implements CaptureReadings {
                     + " workers; this pipeline was wired for " + lanes.size());
         }
         try {
-            if (handOff || lanes.size() > 1) {
+            if ((handOff || lanes.size() > 1) && source.buffersPackets()) {
+                runOnCaptureThreads(source);
+            } else if (handOff || lanes.size() > 1) {
                 runHandedOff(source);
             } else {
                 source.run(lanes.get(0).clock());
@@ -132,6 +136,19 @@ public final class Pipeline implements CaptureReadings {
         }
         lanes.forEach(l -> l.table().flushAll());
         sink.flush();
+    }
+
+    /**
+     * A source that buffers packets itself (a live ring): each lane decodes and aggregates on its capture thread,
+     * no queue and no copy; what fails downstream (a sink that cannot write) ends the source and is rethrown as a
+     * hand-off's failure is ({@code "flows: ..."}).
+     */
+    private void runOnCaptureThreads(PacketSource source) throws CaptureException {
+        try {
+            source.run(lanes.stream().map(Lane::clock).toList());
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("flows: " + e.getMessage(), e);
+        }
     }
 
     private void runHandedOff(PacketSource source) throws CaptureException {

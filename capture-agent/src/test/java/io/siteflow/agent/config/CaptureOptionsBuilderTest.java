@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.siteflow.agent.capture.live.LiveCaptureLimits;
+import io.siteflow.agent.capture.live.LiveReader;
 import io.siteflow.model.Cidr;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -109,6 +110,17 @@ class CaptureOptionsBuilderTest {
         assertThat(o.workers()).isEqualTo(4);
         assertThat(o.describe()).endsWith(" workers=4 backend=ebpf");
         assertThat(CaptureOptions.builder().iface("eth0").build().backend()).isEqualTo(Backend.PCAP);
+    }
+
+    @Test
+    void readsLivePacketsFromTheRingUnlessLibpcapIsAsked() {
+        assertThat(CaptureOptions.builder().iface("eth0").build().captureApi()).isEqualTo(LiveReader.RING);
+        CaptureOptions o = CaptureOptions.builder().iface("eth0").captureApi("libpcap").build();
+
+        assertThat(o.captureApi()).isEqualTo(LiveReader.LIBPCAP);
+        assertThat(o.describe()).endsWith(" workers=1 captureApi=libpcap");
+        assertThatThrownBy(() -> CaptureOptions.builder().iface("eth0").captureApi("pcap").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--capture-api pcap: must be ring or libpcap");
     }
 
     @Test

@@ -3,26 +3,37 @@ package io.siteflow.lab.live;
 import static org.awaitility.Awaitility.await;
 
 import io.siteflow.agent.capture.PacketHandler;
+import io.siteflow.agent.capture.PacketSource;
 import io.siteflow.agent.capture.live.LiveCapture;
+import io.siteflow.agent.capture.live.RingCapture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-/** A {@link LiveCapture} running on its own thread, collecting copies of the packets it delivers. */
+/** A live capture ({@link LiveCapture}, {@link RingCapture}) running on its own thread, collecting copies of the
+ * packets it delivers. */
 final class CaptureRun implements AutoCloseable {
-    private final LiveCapture capture;
+    private final PacketSource capture;
     private final List<CapturedPacket> packets = new ArrayList<>();
     private final CompletableFuture<Void> done = new CompletableFuture<>();
     private final Thread thread;
 
-    private CaptureRun(LiveCapture capture, PacketHandler extra) {
+    private CaptureRun(PacketSource capture, PacketHandler extra) {
         this.capture = capture;
-        PacketHandler collect = (ts, lt, data, off, cap, wire) -> {
-            extra.onPacket(ts, lt, data, off, cap, wire);
-            synchronized (packets) {
-                packets.add(CapturedPacket.copyOf(ts, lt, data, off, cap, wire));
+        PacketHandler collect = new PacketHandler() {
+            @Override
+            public void onPacket(long ts, int lt, byte[] data, int off, int cap, int wire) {
+                extra.onPacket(ts, lt, data, off, cap, wire);
+                synchronized (packets) {
+                    packets.add(CapturedPacket.copyOf(ts, lt, data, off, cap, wire));
+                }
+            }
+
+            @Override
+            public void onIdle(long wallClockNanos) {
+                extra.onIdle(wallClockNanos);
             }
         };
         thread = new Thread(() -> {
@@ -36,18 +47,18 @@ final class CaptureRun implements AutoCloseable {
         thread.setDaemon(true);
     }
 
-    static CaptureRun start(LiveCapture capture) {
+    static CaptureRun start(PacketSource capture) {
         return start(capture, (ts, lt, data, off, cap, wire) -> { });
     }
 
-    /** Starts with {@code extra} called before each packet is collected (it may block or throw). */
-    static CaptureRun start(LiveCapture capture, PacketHandler extra) {
+    /** Starts with {@code extra} called before each packet is collected (it may block or throw), and told idle ticks. */
+    static CaptureRun start(PacketSource capture, PacketHandler extra) {
         CaptureRun r = new CaptureRun(capture, extra);
         r.thread.start();
         return r;
     }
 
-    LiveCapture capture() {
+    PacketSource capture() {
         return capture;
     }
 

@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Live capture by several workers on one interface: N {@link LiveCapture}s, each its own libpcap handle and
- * kernel ring, joined into one {@code PACKET_FANOUT} hash group ({@link PacketFanout}), so the kernel spreads
+ * Live capture by several workers on one interface: N {@link RingCapture}s (or N {@link LiveCapture}s, each its own
+ * libpcap handle), each with its own kernel ring, joined into one {@code PACKET_FANOUT} hash group ({@link PacketFanout}), so the kernel spreads
  * the interface's packets over them by flow and both directions of a connection reach the same worker.
  *
  * <p>{@link #run(List)} runs worker 0 on the caller's thread and every other worker on a thread of its own
@@ -20,9 +20,9 @@ import java.util.List;
  */
 public final class FanoutCapture implements PacketSource {
     private final String iface;
-    private final List<LiveCapture> workers;
+    private final List<FanoutMember> workers;
 
-    private FanoutCapture(String iface, List<LiveCapture> workers) {
+    private FanoutCapture(String iface, List<FanoutMember> workers) {
         this.iface = iface;
         this.workers = List.copyOf(workers);
     }
@@ -35,23 +35,29 @@ public final class FanoutCapture implements PacketSource {
      *                        ({@code eth0: cannot join a PACKET_FANOUT group (...): reason}); nothing stays open
      */
     public static FanoutCapture open(String iface, LiveCapture.Builder builder, int count) throws CaptureFailure {
+        return open(iface, builder, count, LiveReader.LIBPCAP);
+    }
+
+    /** As {@link #open(String, LiveCapture.Builder, int)}, each worker reading with {@code reader}. */
+    public static FanoutCapture open(String iface, LiveCapture.Builder builder, int count, LiveReader reader)
+            throws CaptureFailure {
         if (count < 2) {
             throw new IllegalArgumentException("a fan-out group needs at least 2 workers, not " + count);
         }
-        List<LiveCapture> opened = new ArrayList<>(count);
+        List<FanoutMember> opened = new ArrayList<>(count);
         try {
             int group = 0;
             for (int i = 0; i < count; i++) {
-                LiveCapture c = builder.build();
+                FanoutMember c = reader == LiveReader.RING ? builder.buildRing() : builder.build();
                 opened.add(c);
                 if (i == 0) {
-                    group = PacketFanout.create(iface, c.handle());
+                    group = PacketFanout.create(iface, c.socket());
                 } else {
-                    PacketFanout.join(iface, c.handle(), group);
+                    PacketFanout.join(iface, c.socket(), group);
                 }
             }
         } catch (CaptureFailure | RuntimeException e) {
-            opened.forEach(LiveCapture::close);
+            opened.forEach(FanoutMember::close);
             throw e;
         }
         return new FanoutCapture(iface, opened);
@@ -123,15 +129,21 @@ public final class FanoutCapture implements PacketSource {
         }
     }
 
+    /** As each worker's: true for rings read from Java. */
+    @Override
+    public boolean buffersPackets() {
+        return workers.get(0).buffersPackets();
+    }
+
     @Override
     public void stop() {
-        workers.forEach(LiveCapture::stop);
+        workers.forEach(FanoutMember::stop);
     }
 
     @Override
     public CaptureStats stats() {
         CaptureStats sum = CaptureStats.NONE;
-        for (LiveCapture w : workers) {
+        for (FanoutMember w : workers) {
             sum = sum.plus(w.stats());
         }
         return sum;
@@ -139,7 +151,7 @@ public final class FanoutCapture implements PacketSource {
 
     @Override
     public List<CaptureStats> workerStats() {
-        return workers.stream().map(LiveCapture::stats).toList();
+        return workers.stream().map(FanoutMember::stats).toList();
     }
 
     @Override
@@ -149,6 +161,6 @@ public final class FanoutCapture implements PacketSource {
 
     @Override
     public void close() {
-        workers.forEach(LiveCapture::close);
+        workers.forEach(FanoutMember::close);
     }
 }

@@ -30,7 +30,7 @@ import org.pcap4j.core.PcapStat;
  * returns, so the values after {@code run} are final; libpcap is never asked from two threads at once.
  * A handler that throws ends {@code run}, which rethrows the handler's exception unchanged.
  */
-public final class LiveCapture implements PacketSource {
+public final class LiveCapture implements FanoutMember {
     /** Least time between two reads of the kernel counters while capturing. */
     static final int STATS_REFRESH_MILLIS = 100;
     /** Mask of the packet count at which the kernel counters may be refreshed while packets flow. */
@@ -60,9 +60,10 @@ public final class LiveCapture implements PacketSource {
         return new Builder(iface);
     }
 
-    /** The pcap4j handle, for joining a fan-out group ({@link FanoutCapture}). */
-    PcapHandle handle() {
-        return handle;
+    /** libpcap's packet socket, for joining a fan-out group ({@link FanoutCapture}). */
+    @Override
+    public int socket() throws CaptureFailure {
+        return PacketFanout.fileno(iface, handle);
     }
 
     @Override
@@ -203,6 +204,22 @@ public final class LiveCapture implements PacketSource {
         public LiveCapture build() throws CaptureFailure {
             LiveCaptureSettings s = settings.freeze();
             return new LiveCapture(s.iface(), PcapOpener.open(s), s.snaplen());
+        }
+
+        /**
+         * Opens the interface for reading its TPACKET_V3 ring from Java ({@link RingCapture}); Ethernet and loopback
+         * interfaces only.
+         *
+         * @throws CaptureFailure as {@link #build()}, and {@code IFACE: the TPACKET_V3 reader takes Ethernet
+         *                        interfaces only (...); use --capture-api libpcap} for other link types
+         */
+        public RingCapture buildRing() throws CaptureFailure {
+            return RingCapture.open(settings.freeze());
+        }
+
+        /** Opens the interface with the reader named: {@link #buildRing()} or {@link #build()}. */
+        public PacketSource open(LiveReader reader) throws CaptureFailure {
+            return reader == LiveReader.RING ? buildRing() : build();
         }
     }
 }

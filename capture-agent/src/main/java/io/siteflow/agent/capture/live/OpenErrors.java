@@ -56,6 +56,16 @@ final class OpenErrors {
         return PCAP4J_PREFIX.matcher(String.valueOf(e.getMessage())).replaceFirst("");
     }
 
+    /** Capturing refused (EPERM): the capability missing, as for a libpcap handle. */
+    static CaptureFailure capturingNotPermitted(String iface) {
+        return new CaptureFailure(permissionDenied(iface, "capturing", missingCapability(capEff()), java()));
+    }
+
+    /** Promiscuous mode refused (EPERM), as for a libpcap handle. */
+    static CaptureFailure promiscuousNotPermitted(String iface) {
+        return new CaptureFailure(permissionDenied(iface, "promiscuous mode", "CAP_NET_ADMIN", java()));
+    }
+
     static String noSuchInterface(String iface, List<String> known) {
         String list = known.isEmpty() ? "libpcap lists none" : "interfaces: " + String.join(", ", known);
         return "no such interface: " + iface + " (" + list + ")";

@@ -10,7 +10,7 @@ import io.siteflow.agent.capture.CaptureFailure;
 import org.pcap4j.core.PcapHandle;
 
 /**
- * Joins libpcap handles to one Linux {@code PACKET_FANOUT} group in hash mode ({@code PACKET_FANOUT_HASH}): the
+ * Joins packet sockets (a {@link RingCapture}'s own, or a libpcap handle's) to one Linux {@code PACKET_FANOUT} group in hash mode ({@code PACKET_FANOUT_HASH}): the
  * kernel hashes each packet's flow symmetrically (addresses and ports, in either order), so both directions of a
  * connection reach the same socket. The first handle creates the group with a kernel-assigned id
  * ({@code PACKET_FANOUT_FLAG_UNIQUEID}, Linux 4.3+), so two agents on one host never share a group; the others
@@ -40,9 +40,8 @@ final class PacketFanout {
     private PacketFanout() {
     }
 
-    /** Creates a new hash group with {@code handle}'s socket in it; returns the group id the kernel chose. */
-    static int create(String iface, PcapHandle handle) throws CaptureFailure {
-        int fd = fileno(iface, handle);
+    /** Creates a new hash group with the socket {@code fd} in it; returns the group id the kernel chose. */
+    static int create(String iface, int fd) throws CaptureFailure {
         set(iface, fd, (PACKET_FANOUT_HASH | PACKET_FANOUT_FLAG_UNIQUEID) << 16);
         IntByReference value = new IntByReference();
         IntByReference length = new IntByReference(4);
@@ -54,9 +53,9 @@ final class PacketFanout {
         return value.getValue() & 0xFFFF;
     }
 
-    /** Adds {@code handle}'s socket to the hash group {@code group} made by {@link #create}. */
-    static void join(String iface, PcapHandle handle, int group) throws CaptureFailure {
-        set(iface, fileno(iface, handle), group | PACKET_FANOUT_HASH << 16);
+    /** Adds the socket {@code fd} to the hash group {@code group} made by {@link #create}. */
+    static void join(String iface, int fd, int group) throws CaptureFailure {
+        set(iface, fd, group | PACKET_FANOUT_HASH << 16);
     }
 
     private static void set(String iface, int fd, int value) throws CaptureFailure {
