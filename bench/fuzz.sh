@@ -29,6 +29,10 @@ capture-agent io.siteflow.agent.fuzz.CaptureFileFuzzTest readsGzipCompressedCapt
 capture-agent io.siteflow.agent.fuzz.PacketDecoderFuzzTest decodesAnyFrameOfEveryLinkType
 capture-agent io.siteflow.agent.fuzz.SignatureFuzzTest recognisesOrPassesAnyPayload
 capture-agent io.siteflow.agent.fuzz.FlowTableFuzzTest keepsTotalsExactAndStaysBounded
+capture-agent io.siteflow.agent.fuzz.ExportDecoderFuzzTest decodesAnyNetFlowV5Datagrams
+capture-agent io.siteflow.agent.fuzz.ExportDecoderFuzzTest decodesAnyNetFlowV9Datagrams
+capture-agent io.siteflow.agent.fuzz.ExportDecoderFuzzTest decodesAnyIpfixMessages
+capture-agent io.siteflow.agent.fuzz.SflowDecoderFuzzTest decodesAnySflowDatagrams
 stream-processor io.siteflow.processor.fuzz.FlowRecordBinaryFuzzTest readsOrRefusesNamingTheTopic
 stream-processor io.siteflow.processor.fuzz.FlowRecordBinaryFuzzTest roundTripsEveryRecordTheJsonCodecAccepts
 stream-processor io.siteflow.processor.fuzz.HttpParamsFuzzTest answersOkOrABadRequestNamingTheParameter
