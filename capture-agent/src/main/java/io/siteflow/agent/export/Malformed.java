@@ -13,7 +13,9 @@ public enum Malformed {
     BAD_LENGTH,
     /** A set or FlowSet (an sFlow sample) whose length is below its header or runs past the datagram. */
     BAD_SET_LENGTH,
-    /** A template or options template that cannot be read (truncated, impossible field lengths). */
+    /**
+     * A template or options template that cannot be read (truncated, impossible field lengths, records of no bytes).
+     */
     BAD_TEMPLATE,
     /**
      * A data record that runs past its set, or a variable-length field that runs past the record (sFlow: a record

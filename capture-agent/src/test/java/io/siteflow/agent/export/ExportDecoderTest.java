@@ -308,6 +308,34 @@ class ExportDecoderTest {
     // malformed input: each kind counted, the exact message
 
     @Test
+    void refusesAV9TemplateWithoutFieldsWhoseDataSetWouldHoldRecordsWithoutEnd() {
+        // found by ExportDecoderFuzzTest#decodesAnyNetFlowV9Datagrams: the template was kept and every data set of
+        // it gave one flow per set byte read as nothing, without end (the record read no byte)
+        decode(Datagram.v9(0, SECS, 0, 0).set(0).u16(256).u16(0).endSet().build());
+        decode(Datagram.v9(0, SECS, 1, 0).set(256).u32(0).endSet().build());
+
+        assertThat(flows).isEmpty();
+        assertThat(counters.firstMessage(Malformed.BAD_TEMPLATE)).isEqualTo("exporter 192.0.2.1: NetFlow v9 source "
+                + "0: template 256 at offset 24 has no fields: its records would take no bytes");
+        assertThat(counters.malformedByKind()).containsExactly(Map.entry(Malformed.BAD_TEMPLATE, 1L),
+                Map.entry(Malformed.NO_TEMPLATE, 1L));
+    }
+
+    @Test
+    void refusesAnOptionsTemplateOfZeroLengthFieldsWhoseDataSetWouldNeverEnd() {
+        // found by ExportDecoderFuzzTest (a timeout): an options record of no bytes is counted, not given on, so the
+        // data set was read for ever
+        decode(Datagram.ipfix(SECS, 0, 0).set(3).u16(400).u16(2).u16(1).u16(149).u16(0).u16(999).u16(0).endSet()
+                .set(400).u32(0).endSet().build());
+
+        assertThat(counters.optionsRecords()).isZero();
+        assertThat(counters.firstMessage(Malformed.BAD_TEMPLATE)).isEqualTo("exporter 192.0.2.1: IPFIX domain 0: "
+                + "template 400 at offset 20 has only fields of length 0: its records would take no bytes");
+        assertThat(counters.malformedByKind()).containsExactly(Map.entry(Malformed.BAD_TEMPLATE, 1L),
+                Map.entry(Malformed.NO_TEMPLATE, 1L));
+    }
+
+    @Test
     void namesTheExporterAndOffsetOfEveryKindOfMalformedDatagram() {
         decode(ByteBuffer.wrap(new byte[] {0}));
         decode(ByteBuffer.wrap(new byte[] {0, 7, 0, 0}));
