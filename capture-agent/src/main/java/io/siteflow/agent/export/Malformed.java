@@ -22,6 +22,11 @@ public enum Malformed {
      * past its sample, a sampled header past its record).
      */
     TRUNCATED_RECORD,
+    /**
+     * A data record whose octet or packet counter (times the sampling rate) does not fit a signed 64-bit count: the
+     * record is left out.
+     */
+    BAD_COUNTER,
     /** A data set whose template is not known (not received yet, withdrawn or expired). */
     NO_TEMPLATE,
     /** A template beyond the exporter's bound (a template flood): refused. */
