@@ -6,8 +6,8 @@ import java.nio.ByteBuffer;
 /**
  * Reads NetFlow v9 (FlowSet 0 and 1) and IPFIX (set 2 and 3) template and options template records into an
  * exporter's domain: each field mapped once to its kind ({@link Fields}), impossible lengths and templates whose
- * records would take no bytes refused ({@link Malformed#BAD_TEMPLATE}), IPFIX withdrawals applied, and the exporter's template bound kept
- * ({@link Malformed#TEMPLATE_LIMIT}). Not thread-safe (the decoder's thread).
+ * records would take no bytes refused ({@link Malformed#BAD_TEMPLATE}), IPFIX withdrawals applied, and the
+ * exporter's template bound kept ({@link Malformed#TEMPLATE_LIMIT}). Not thread-safe (the decoder's thread).
  */
 final class TemplateSets {
     private final ExportCounters counters;

@@ -337,8 +337,8 @@ class ExportDecoderTest {
 
     @Test
     void leavesOutARecordWhoseCounterDoesNotFitASigned64BitCountAndReadsTheNext() {
-        // found by ExportDecoderFuzzTest#decodesAnyIpfixMessages: an 8-byte octetDeltaCount of 2^63 or more was given on
-        // as a negative byte count, and a large one times the sampling rate wrapped round
+        // found by ExportDecoderFuzzTest#decodesAnyIpfixMessages: an 8-byte octetDeltaCount of 2^63 or more was given
+        // on as a negative byte count, and a large one times the sampling rate wrapped round
         decode(ipfixRecord(ipfixRecord(ipfixTemplate(Datagram.ipfix(SECS, 0, 3), 300).set(300), 1L << 63,
                 new byte[0]), 1_000, new byte[0]).endSet().build());
         Datagram sampled = Datagram.v9(0, SECS, 0, 0)
@@ -348,7 +348,8 @@ class ExportDecoderTest {
         decode(v9Record(Datagram.v9(0, SECS, 1, 0).set(256), A, B, 0xFFFF_FFFFL).endSet().build());
 
         assertThat(flows).extracting(f -> f.substring(f.indexOf(" p6 "))).containsExactly(
-                " p6 1000B 3P f0 1764000000123-1764000000456 x1", " p6 4294967295B 12P f27 1764000004000-1764000009000 x50");
+                " p6 1000B 3P f0 1764000000123-1764000000456 x1",
+                " p6 4294967295B 12P f27 1764000004000-1764000009000 x50");
         assertThat(counters.malformedByKind()).containsExactly(Map.entry(Malformed.BAD_COUNTER, 1L));
         assertThat(counters.firstMessage(Malformed.BAD_COUNTER)).isEqualTo("exporter 192.0.2.1: IPFIX domain 3: "
                 + "data record of template 300 at offset 76: octets 9223372036854775808 is beyond 2^63 - 1; the record "

@@ -34,8 +34,8 @@ import java.util.zip.GZIPInputStream;
  * gzip-compressed) goes through the agent's packet path ({@link FileReplay}); flow-record JSON lines are read as
  * written; an IPFIX file (RFC 5655, plain or gzip-compressed) goes through the collector's decoder and joiner
  * ({@link IpfixFileReader}); AWS VPC Flow Logs and OCI VCN flow logs (plain or gzip-compressed) are joined into
- * bidirectional records ({@link FlowLogJoiner}). Anything else is handed to the capture reader, whose message says why it is not one.
- * Stateless.
+ * bidirectional records ({@link FlowLogJoiner}). Anything else is handed to the capture reader, whose message says
+ * why it is not one. Stateless.
  */
 public final class FlowInput {
     /** What a file holds. */

@@ -27,7 +27,8 @@ public final class SeedCorpus {
         Path out = Path.of(args[0]).resolve("src/test/resources/io/siteflow/cli/input/fuzz/FlowLogFuzzTestInputs");
         List<FlowRecord> records = List.of(
                 FlowRecord.builder().id("run1-17").agent("wls3").iface("ens3")
-                        .time(1_764_000_000_000L, 1_764_000_010_000L).endpoints(6, "10.2.0.20", 40112, "10.1.0.10", 1521)
+                        .time(1_764_000_000_000L, 1_764_000_010_000L)
+                        .endpoints(6, "10.2.0.20", 40112, "10.1.0.10", 1521)
                         .forward(9_312_000, 7000, 9_802_000, 0x1B).reverse(120_000, 3000, 318_000, 0x1B)
                         .rttMicros(6500L).build(),
                 FlowRecord.builder().id("collect-3").agent("edge-r2").iface("0.0.0.0:2055")

@@ -107,7 +107,8 @@ class IpfixFileReaderTest {
     private static byte[] template() {
         int[] fields = {8, 4, 12, 4, 7, 2, 11, 2, 4, 1, 6, 1, 1, 8, 2, 8, 152, 8, 153, 8};
         ByteBuffer b = ByteBuffer.allocate(8 + fields.length * 2);
-        b.putShort((short) 2).putShort((short) b.capacity()).putShort((short) 256).putShort((short) (fields.length / 2));
+        b.putShort((short) 2).putShort((short) b.capacity()).putShort((short) 256)
+                .putShort((short) (fields.length / 2));
         for (int f : fields) {
             b.putShort((short) f);
         }
