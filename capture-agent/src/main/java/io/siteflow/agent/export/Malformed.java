@@ -23,8 +23,8 @@ public enum Malformed {
      */
     TRUNCATED_RECORD,
     /**
-     * A data record whose octet or packet counter (times the sampling rate) does not fit a signed 64-bit count: the
-     * record is left out.
+     * A data record whose octet or packet counter (times the sampling rate) does not fit a signed 64-bit count (sFlow:
+     * a sample's frame or IP length times its rate): the record is left out.
      */
     BAD_COUNTER,
     /** A data set whose template is not known (not received yet, withdrawn or expired). */
