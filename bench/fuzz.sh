@@ -1,6 +1,6 @@
 #!/bin/bash
 # Coverage-guided fuzzing of the project's parsers with Jazzer: each @FuzzTest harness in turn (a `fuzz` package in
-# the src/test of flow-model, classifier-rules, capture-agent and stream-processor) runs under libFuzzer for the
+# the src/test of flow-model, classifier-rules, capture-agent, stream-processor and cli) runs under libFuzzer for the
 # given time, instrumenting the project's own classes (io.siteflow.**). Prints, per harness, the executions, the
 # coverage (libFuzzer's "cov": edges of io.siteflow code reached; "ft": features) and the findings, and leaves
 # every finding under the work directory with the command that reproduces it. `mvn verify` runs the same
@@ -10,12 +10,12 @@
 #        bench/fuzz.sh --seeds                   regenerate the committed seeds from the project's own fixtures
 #        bench/fuzz.sh --list                    the harnesses
 # env:   FUZZ_WORK (default target/fuzz under the repository), FUZZ_NICE (default 19)
-# needs: java 17, maven (offline build of the four modules)
+# needs: java 17, maven (offline build of the five modules)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${FUZZ_WORK:-$ROOT/target/fuzz}
 NICE=${FUZZ_NICE:-19}
-MODULES=(flow-model classifier-rules capture-agent stream-processor)
+MODULES=(flow-model classifier-rules capture-agent stream-processor cli)
 # module  class  method
 HARNESSES="
 flow-model io.siteflow.model.fuzz.FlowRecordJsonFuzzTest parsesOrRejectsWithAMessage
@@ -29,9 +29,16 @@ capture-agent io.siteflow.agent.fuzz.CaptureFileFuzzTest readsGzipCompressedCapt
 capture-agent io.siteflow.agent.fuzz.PacketDecoderFuzzTest decodesAnyFrameOfEveryLinkType
 capture-agent io.siteflow.agent.fuzz.SignatureFuzzTest recognisesOrPassesAnyPayload
 capture-agent io.siteflow.agent.fuzz.FlowTableFuzzTest keepsTotalsExactAndStaysBounded
+capture-agent io.siteflow.agent.fuzz.ExportDecoderFuzzTest decodesAnyNetFlowV5Datagrams
+capture-agent io.siteflow.agent.fuzz.ExportDecoderFuzzTest decodesAnyNetFlowV9Datagrams
+capture-agent io.siteflow.agent.fuzz.ExportDecoderFuzzTest decodesAnyIpfixMessages
+capture-agent io.siteflow.agent.fuzz.SflowDecoderFuzzTest decodesAnySflowDatagrams
 stream-processor io.siteflow.processor.fuzz.FlowRecordBinaryFuzzTest readsOrRefusesNamingTheTopic
 stream-processor io.siteflow.processor.fuzz.FlowRecordBinaryFuzzTest roundTripsEveryRecordTheJsonCodecAccepts
 stream-processor io.siteflow.processor.fuzz.HttpParamsFuzzTest answersOkOrABadRequestNamingTheParameter
+cli io.siteflow.cli.input.fuzz.FlowLogFuzzTest readsAnyAwsFlowLog
+cli io.siteflow.cli.input.fuzz.FlowLogFuzzTest readsAnyOciFlowLog
+cli io.siteflow.cli.input.fuzz.FlowLogFuzzTest readsAnyFlowRecordLines
 "
 
 build() {
@@ -78,6 +85,7 @@ if [ "${1:-}" = --seeds ]; then
   java -cp "$(classpath capture-agent)" io.siteflow.agent.fuzz.SeedCorpus "$ROOT/capture-agent"
   java -cp "$(classpath stream-processor)" io.siteflow.processor.fuzz.SeedCorpus "$ROOT"   # reads flow-model's
   java -cp "$(classpath classifier-rules)" io.siteflow.rules.fuzz.SeedCorpus "$ROOT"
+  java -cp "$(classpath cli)" io.siteflow.cli.input.fuzz.SeedCorpus "$ROOT/cli"
   echo "seeds written under */src/test/resources/io/siteflow/*/fuzz/"; exit 0
 fi
 SECONDS_EACH=600

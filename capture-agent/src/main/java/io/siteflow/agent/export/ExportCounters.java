@@ -35,6 +35,7 @@ public final class ExportCounters {
     private final AtomicLong sflowAgentDrops = new AtomicLong();
     private final AtomicLongArray malformed = new AtomicLongArray(KINDS.length);
     private final AtomicReferenceArray<String> first = new AtomicReferenceArray<>(KINDS.length);
+    private final AtomicReferenceArray<String> last = new AtomicReferenceArray<>(KINDS.length);
 
     void datagram() {
         datagrams.incrementAndGet();
@@ -103,6 +104,7 @@ public final class ExportCounters {
     /** Counts one fault; logs it when it is the first of its kind. The message names exporter and offset. */
     void malformed(Malformed kind, String message) {
         malformed.incrementAndGet(kind.ordinal());
+        last.set(kind.ordinal(), message);
         if (first.compareAndSet(kind.ordinal(), null, message)) {
             LOG.warn("collect: {} (first of kind {}; further ones are counted, not logged)", message, kind);
         }
@@ -208,6 +210,11 @@ public final class ExportCounters {
     /** The message of the first fault of this kind, or null. */
     public String firstMessage(Malformed kind) {
         return first.get(kind.ordinal());
+    }
+
+    /** The message of the latest fault of {@code kind}, null when there was none (an offline reader names each). */
+    public String lastMessage(Malformed kind) {
+        return last.get(kind.ordinal());
     }
 
     /** The kinds seen so far with their counts, in declaration order. */

@@ -210,13 +210,14 @@ public final class ExportDecoder {
                 m.recordsCounted = false;
                 return;
             }
+            int at = p;
             p = next;
             m.dataRecords++;
             if (t.options()) {
                 counters.optionsRecord();
                 options(dom, f);
             } else {
-                emit(m, dom, f, out);
+                emit(m, dom, f, id, at, out);
             }
         }
     }
@@ -229,7 +230,15 @@ public final class ExportDecoder {
         }
     }
 
-    private void emit(Message m, Domain dom, ExportFlow f, ExportReceiver out) {
+    private void emit(Message m, Domain dom, ExportFlow f, int id, int at, ExportReceiver out) {
+        long rate = dom.sampling > 1 ? dom.sampling : f.samplingInterval > 1 ? f.samplingInterval : defaultSampling;
+        String bad = counter("octets", f.bytes, rate) + counter("packets", f.packets, rate)
+                + counter("reverse octets", f.rbytes, rate) + counter("reverse packets", f.rpackets, rate);
+        if (!bad.isEmpty()) {
+            counters.malformed(Malformed.BAD_COUNTER, m.prefix() + "data record of template " + id + " at offset "
+                    + at + ":" + bad.substring(1) + "; the record is left out");
+            return;
+        }
         if (m.uptimeBaseMs >= 0) {
             if (f.firstUptime >= 0 && f.startMs < 0) {
                 f.startMs = m.uptimeBaseMs + f.firstUptime;
@@ -238,9 +247,20 @@ public final class ExportDecoder {
                 f.endMs = m.uptimeBaseMs + f.lastUptime;
             }
         }
-        long rate = dom.sampling > 1 ? dom.sampling : f.samplingInterval > 1 ? f.samplingInterval : defaultSampling;
         counters.record();
         out.flow(m.exporter, m.domain, f, rate);
+    }
+
+    /**
+     * "; octets 9223372036854775808 is beyond 2^63 - 1" when {@code value} (unsigned) times {@code rate} does not fit
+     * a record's signed 64-bit counter; else empty.
+     */
+    private static String counter(String name, long value, long rate) {
+        if (value >= 0 && Math.multiplyHigh(value, rate) == 0 && value * rate >= 0) {
+            return "";
+        }
+        return "; " + name + " " + Long.toUnsignedString(value) + (rate > 1 ? " times the sampling rate " + rate : "")
+                + " is beyond 2^63 - 1";
     }
 
     private Domain domain(Message m) {

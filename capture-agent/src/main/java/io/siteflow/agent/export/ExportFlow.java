@@ -68,6 +68,16 @@ public final class ExportFlow {
         return dstLo;
     }
 
+    /** True when the record carried a source address (IPv4 or IPv6); a record without both is not a flow. */
+    public boolean hasSource() {
+        return hasSrc;
+    }
+
+    /** True when the record carried a destination address. */
+    public boolean hasDestination() {
+        return hasDst;
+    }
+
     public int srcPort() {
         return srcPort;
     }

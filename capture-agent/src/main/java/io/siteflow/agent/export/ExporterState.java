@@ -1,5 +1,6 @@
 package io.siteflow.agent.export;
 
+import io.siteflow.model.IpAddresses;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -22,6 +23,17 @@ public final class ExporterState {
         this.hi = hi;
         this.lo = lo;
         this.address = address;
+    }
+
+    /**
+     * The state of a new exporter at {@code address} (IPv4 or IPv6 text), for a decoder used without a socket: an
+     * IPFIX file read offline, a test.
+     *
+     * @throws IllegalArgumentException when {@code address} is not an IP address
+     */
+    public static ExporterState of(String address) {
+        long[] hl = IpAddresses.parse(address);
+        return new ExporterState(hl[0], hl[1], IpAddresses.format(hl[0], hl[1]));
     }
 
     /** The exporter's address as records carry it ({@code 192.0.2.1}, {@code 2001:db8::1}). */

@@ -13,13 +13,20 @@ public enum Malformed {
     BAD_LENGTH,
     /** A set or FlowSet (an sFlow sample) whose length is below its header or runs past the datagram. */
     BAD_SET_LENGTH,
-    /** A template or options template that cannot be read (truncated, impossible field lengths). */
+    /**
+     * A template or options template that cannot be read (truncated, impossible field lengths, records of no bytes).
+     */
     BAD_TEMPLATE,
     /**
      * A data record that runs past its set, or a variable-length field that runs past the record (sFlow: a record
      * past its sample, a sampled header past its record).
      */
     TRUNCATED_RECORD,
+    /**
+     * A data record whose octet or packet counter (times the sampling rate) does not fit a signed 64-bit count (sFlow:
+     * a sample's frame or IP length times its rate): the record is left out.
+     */
+    BAD_COUNTER,
     /** A data set whose template is not known (not received yet, withdrawn or expired). */
     NO_TEMPLATE,
     /** A template beyond the exporter's bound (a template flood): refused. */

@@ -228,6 +228,12 @@ public final class SflowDecoder {
             counters.countSflowNotIp();
             return;
         }
+        if (overflows(frame, sampling) || overflows(pk.ipBytes, sampling)) {
+            counters.malformed(Malformed.BAD_COUNTER, prefix() + "raw packet header at offset " + (body - 8)
+                    + ": frame length " + frame + " or IP length " + pk.ipBytes + " times the sampling rate " + sampling
+                    + " is beyond 2^63 - 1; the sample is left out");
+            return;
+        }
         counters.countSflowPacket();
         ExportFlow f = flow;
         f.reset();
@@ -306,6 +312,11 @@ public final class SflowDecoder {
     /** "0:1": enterprise and format of a data format word. */
     private static String format(long word) {
         return (word >>> 12) + ":" + (word & 0xFFF);
+    }
+
+    /** True when {@code count} times {@code rate} (both at most 2^32 - 1 here) does not fit a signed 64-bit count. */
+    private static boolean overflows(long count, long rate) {
+        return Math.multiplyHigh(count, rate) != 0 || count * rate < 0;
     }
 
     private static long u32(ByteBuffer d, int at) {

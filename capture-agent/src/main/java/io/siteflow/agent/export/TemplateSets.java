@@ -5,9 +5,9 @@ import java.nio.ByteBuffer;
 
 /**
  * Reads NetFlow v9 (FlowSet 0 and 1) and IPFIX (set 2 and 3) template and options template records into an
- * exporter's domain: each field mapped once to its kind ({@link Fields}), impossible lengths refused
- * ({@link Malformed#BAD_TEMPLATE}), IPFIX withdrawals applied, and the exporter's template bound kept
- * ({@link Malformed#TEMPLATE_LIMIT}). Not thread-safe (the decoder's thread).
+ * exporter's domain: each field mapped once to its kind ({@link Fields}), impossible lengths and templates whose
+ * records would take no bytes refused ({@link Malformed#BAD_TEMPLATE}), IPFIX withdrawals applied, and the
+ * exporter's template bound kept ({@link Malformed#TEMPLATE_LIMIT}). Not thread-safe (the decoder's thread).
  */
 final class TemplateSets {
     private final ExportCounters counters;
@@ -63,6 +63,7 @@ final class TemplateSets {
             }
             int[] kinds = new int[fieldCount];
             int[] lengths = new int[fieldCount];
+            int recordBytes = 0;
             for (int i = 0; i < fieldCount; i++) {
                 if (end - p < 4) {
                     badTemplate(m, at, id + " at offset " + at + " runs past its set at " + end);
@@ -95,6 +96,13 @@ final class TemplateSets {
                 }
                 kinds[i] = kind;
                 lengths[i] = len;
+                recordBytes += len == Fields.VARIABLE ? 1 : len;
+            }
+            if (recordBytes == 0) {
+                // a record of no bytes: a data set of this template would hold records without end
+                badTemplate(m, at, id + " at offset " + at + " has " + (fieldCount == 0 ? "no fields"
+                        : "only fields of length 0") + ": its records would take no bytes");
+                return;
             }
             if (!store(m, dom, new Template(id, scopeCount, kinds, lengths, m.nowMs), at)) {
                 return;

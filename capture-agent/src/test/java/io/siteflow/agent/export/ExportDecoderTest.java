@@ -308,6 +308,67 @@ class ExportDecoderTest {
     // malformed input: each kind counted, the exact message
 
     @Test
+    void refusesAV9TemplateWithoutFieldsWhoseDataSetWouldHoldRecordsWithoutEnd() {
+        // found by ExportDecoderFuzzTest#decodesAnyNetFlowV9Datagrams: the template was kept and every data set of
+        // it gave one flow per set byte read as nothing, without end (the record read no byte)
+        decode(Datagram.v9(0, SECS, 0, 0).set(0).u16(256).u16(0).endSet().build());
+        decode(Datagram.v9(0, SECS, 1, 0).set(256).u32(0).endSet().build());
+
+        assertThat(flows).isEmpty();
+        assertThat(counters.firstMessage(Malformed.BAD_TEMPLATE)).isEqualTo("exporter 192.0.2.1: NetFlow v9 source "
+                + "0: template 256 at offset 24 has no fields: its records would take no bytes");
+        assertThat(counters.malformedByKind()).containsExactly(Map.entry(Malformed.BAD_TEMPLATE, 1L),
+                Map.entry(Malformed.NO_TEMPLATE, 1L));
+    }
+
+    @Test
+    void refusesAnOptionsTemplateOfZeroLengthFieldsWhoseDataSetWouldNeverEnd() {
+        // found by ExportDecoderFuzzTest (a timeout): an options record of no bytes is counted, not given on, so the
+        // data set was read for ever
+        decode(Datagram.ipfix(SECS, 0, 0).set(3).u16(400).u16(2).u16(1).u16(149).u16(0).u16(999).u16(0).endSet()
+                .set(400).u32(0).endSet().build());
+
+        assertThat(counters.optionsRecords()).isZero();
+        assertThat(counters.firstMessage(Malformed.BAD_TEMPLATE)).isEqualTo("exporter 192.0.2.1: IPFIX domain 0: "
+                + "template 400 at offset 20 has only fields of length 0: its records would take no bytes");
+        assertThat(counters.malformedByKind()).containsExactly(Map.entry(Malformed.BAD_TEMPLATE, 1L),
+                Map.entry(Malformed.NO_TEMPLATE, 1L));
+    }
+
+    @Test
+    void leavesOutARecordWhoseCounterDoesNotFitASigned64BitCountAndReadsTheNext() {
+        // found by ExportDecoderFuzzTest#decodesAnyIpfixMessages: an 8-byte octetDeltaCount of 2^63 or more was given
+        // on as a negative byte count, and a large one times the sampling rate wrapped round
+        decode(ipfixRecord(ipfixRecord(ipfixTemplate(Datagram.ipfix(SECS, 0, 3), 300).set(300), 1L << 63,
+                new byte[0]), 1_000, new byte[0]).endSet().build());
+        Datagram sampled = Datagram.v9(0, SECS, 0, 0)
+                .set(1).u16(257).u16(4).u16(8).u16(1).u16(4).u16(34).u16(4).u16(35).u16(1).u16(0).endSet()
+                .set(257).u32(0).u32(50).u8(2).u16(0).u8(0).endSet();
+        decode(v9Template(sampled).build());
+        decode(v9Record(Datagram.v9(0, SECS, 1, 0).set(256), A, B, 0xFFFF_FFFFL).endSet().build());
+
+        assertThat(flows).extracting(f -> f.substring(f.indexOf(" p6 "))).containsExactly(
+                " p6 1000B 3P f0 1764000000123-1764000000456 x1",
+                " p6 4294967295B 12P f27 1764000004000-1764000009000 x50");
+        assertThat(counters.malformedByKind()).containsExactly(Map.entry(Malformed.BAD_COUNTER, 1L));
+        assertThat(counters.firstMessage(Malformed.BAD_COUNTER)).isEqualTo("exporter 192.0.2.1: IPFIX domain 3: "
+                + "data record of template 300 at offset 76: octets 9223372036854775808 is beyond 2^63 - 1; the record "
+                + "is left out");
+    }
+
+    @Test
+    void leavesOutARecordWhoseCounterTimesTheSamplingRateDoesNotFit() {
+        decoder = new ExportDecoder(counters, 4, 1_800_000, 512, 64); // --sampling 4
+        decode(ipfixRecord(ipfixTemplate(Datagram.ipfix(SECS, 0, 3), 300).set(300), 1L << 62, new byte[0])
+                .endSet().build());
+
+        assertThat(flows).isEmpty();
+        assertThat(counters.firstMessage(Malformed.BAD_COUNTER)).isEqualTo("exporter 192.0.2.1: IPFIX domain 3: "
+                + "data record of template 300 at offset 76: octets 4611686018427387904 times the sampling rate 4 is "
+                + "beyond 2^63 - 1; the record is left out");
+    }
+
+    @Test
     void namesTheExporterAndOffsetOfEveryKindOfMalformedDatagram() {
         decode(ByteBuffer.wrap(new byte[] {0}));
         decode(ByteBuffer.wrap(new byte[] {0, 7, 0, 0}));

@@ -227,6 +227,21 @@ class SflowDecoderTest {
                 + " at byte 0");
     }
 
+    @Test
+    void leavesOutASampleWhoseFrameLengthTimesTheSamplingRateDoesNotFitASigned64BitCount() {
+        // the joiner multiplies the frame length by the rate: 2^32 - 1 times 2^32 - 1 wrapped round to a negative count
+        decode(new Sflow("10.9.0.1", 3, 1)
+                .flowSample(7, -1, 1000, 0, rawHeader(1, -1, 0, ethernet(tcp(CLIENT, 40112, DB, 5432, 0x02, 1500))))
+                .flowSample(7, 10, 1000, 0, rawHeader(1, 1518, 4, ethernet(tcp(CLIENT, 40112, DB, 5432, 0x10, 1500))))
+                .build());
+
+        assertThat(flows).containsExactly("192.0.2.1/3 10.1.0.10:40112>10.2.0.20:5432 p6 1500B 1P 1514F f16 x10");
+        assertThat(counters.malformedByKind()).containsExactly(Map.entry(Malformed.BAD_COUNTER, 1L));
+        assertThat(counters.firstMessage(Malformed.BAD_COUNTER)).isEqualTo("exporter 192.0.2.1: sFlow agent 10.9.0.1 "
+                + "sub-agent 3: raw packet header at offset 68: frame length 4294967295 or IP length 1500 times the "
+                + "sampling rate 4294967295 is beyond 2^63 - 1; the sample is left out");
+    }
+
     // datagrams
 
     /** A raw packet header record (format 0:1): header protocol, frame length, stripped, the header padded to 4. */

@@ -2,6 +2,7 @@ package io.siteflow.agent.fuzz;
 
 import io.siteflow.agent.capture.CaptureFileException;
 import io.siteflow.agent.capture.file.CaptureFileReader;
+import io.siteflow.agent.export.ExportSeeds;
 import io.siteflow.synth.CoherencePayloads;
 import io.siteflow.synth.DnsPayloads;
 import io.siteflow.synth.PcapWriter;
@@ -21,7 +22,8 @@ import java.util.Random;
 /**
  * Writes the seed inputs of this module's fuzz harnesses from the project's own fixtures: the golden captures
  * ({@code src/test/resources/golden}), rewritten by traffic-synth's {@link PcapWriter} in every format and
- * resolution, their frames under every link-layer header, and traffic-synth's payload generators. Run by
+ * resolution, their frames under every link-layer header, traffic-synth's payload generators, and the flow-export
+ * decoder tests' datagram encoders ({@link ExportSeeds}). Run by
  * {@code bench/fuzz.sh --seeds}; the output is committed under {@code src/test/resources/io/siteflow/agent/fuzz/}.
  *
  * <p>Argument: the module directory.
@@ -61,6 +63,16 @@ public final class SeedCorpus {
         decoderSeeds(out, frames);
         signatureSeeds(out);
         flowTableSeeds(out, frames);
+        exportSeeds(out);
+    }
+
+    /** Datagram sequences of the decoder tests' encoders ({@link ExportSeeds}), in the export harnesses' layout. */
+    private static void exportSeeds(Path out) throws IOException {
+        for (var harness : ExportSeeds.all().entrySet()) {
+            for (var seed : harness.getValue().entrySet()) {
+                write(out, harness.getKey(), seed.getKey(), ExportHarness.input(seed.getValue()));
+            }
+        }
     }
 
     private static byte[] capture(PcapWriter.Format format, PcapWriter.Resolution resolution, List<byte[]> frames,

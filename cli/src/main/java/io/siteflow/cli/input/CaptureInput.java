@@ -16,7 +16,8 @@ import picocli.CommandLine.Parameters;
  */
 public final class CaptureInput {
     @Parameters(paramLabel = "FILE", description = "Capture or flow file, recognised by its content: pcap, pcapng "
-            + "(gzip-compressed or not), flow-record JSON lines (capture --json, collect --json), AWS VPC Flow Logs "
+            + "(gzip-compressed or not), flow-record JSON lines (capture --json, collect --json), IPFIX files "
+            + "(RFC 5655: IPFIX messages one after the other), AWS VPC Flow Logs "
             + "(default or custom format with its header line) or OCI VCN flow logs (JSON lines as exported; "
             + "docs/OPERATIONS.md, Offline inputs).")
     Path capture;

@@ -12,6 +12,7 @@ import io.siteflow.cli.input.flowlog.FlowLogJoiner;
 import io.siteflow.cli.input.flowlog.FlowRecordLinesReader;
 import io.siteflow.cli.input.flowlog.OciFlowLogReader;
 import io.siteflow.cli.input.flowlog.ReadResult;
+import io.siteflow.cli.input.ipfix.IpfixFileReader;
 import io.siteflow.model.FlowRecord;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
@@ -31,13 +32,14 @@ import java.util.zip.GZIPInputStream;
  * The one input of the offline commands ({@code audit}, {@code whatif}, {@code isolation check}, {@code isolation
  * propose}): a file recognised by its content, not its name, turned into flow records. A capture (pcap, pcapng,
  * gzip-compressed) goes through the agent's packet path ({@link FileReplay}); flow-record JSON lines are read as
- * written; AWS VPC Flow Logs and OCI VCN flow logs (plain or gzip-compressed) are joined into bidirectional records
- * ({@link FlowLogJoiner}). Anything else is handed to the capture reader, whose message says why it is not one.
- * Stateless.
+ * written; an IPFIX file (RFC 5655, plain or gzip-compressed) goes through the collector's decoder and joiner
+ * ({@link IpfixFileReader}); AWS VPC Flow Logs and OCI VCN flow logs (plain or gzip-compressed) are joined into
+ * bidirectional records ({@link FlowLogJoiner}). Anything else is handed to the capture reader, whose message says
+ * why it is not one. Stateless.
  */
 public final class FlowInput {
     /** What a file holds. */
-    public enum Kind { CAPTURE, FLOW_RECORDS, AWS_FLOW_LOG, OCI_FLOW_LOG }
+    public enum Kind { CAPTURE, FLOW_RECORDS, IPFIX_FILE, AWS_FLOW_LOG, OCI_FLOW_LOG }
 
     /**
      * What a replay read.
@@ -71,6 +73,9 @@ public final class FlowInput {
             byte[] head = in.readNBytes(PEEK);
             if (head.length >= 4 && isCaptureMagic(head)) {
                 return Kind.CAPTURE;
+            }
+            if (IpfixFileReader.isIpfix(head)) {
+                return Kind.IPFIX_FILE;
             }
             String first = firstLine(new String(head, StandardCharsets.UTF_8));
             if (first.startsWith("[")) {
@@ -117,13 +122,21 @@ public final class FlowInput {
             return new Result(r.problems(), List.of(), r.counters().packets());
         }
         String name = file.toString();
+        if (kind == Kind.IPFIX_FILE) {
+            try (InputStream in = open(file)) {
+                ReadResult r = IpfixFileReader.read(name, in, agent, agent + "-" + file.getFileName(), each);
+                return new Result(r.problems(), r.notes(), r.packets());
+            } catch (IOException e) {
+                return new Result(List.of(name + ": cannot read: " + e.getMessage()), List.of(), 0);
+            }
+        }
         try (BufferedReader in = new BufferedReader(new InputStreamReader(open(file), StandardCharsets.UTF_8))) {
             String id = agent + "-" + file.getFileName();
             ReadResult r = switch (kind) {
                 case FLOW_RECORDS -> FlowRecordLinesReader.read(name, in, each);
                 case AWS_FLOW_LOG -> AwsFlowLogReader.read(name, in, new FlowLogJoiner(agent, id, each));
                 case OCI_FLOW_LOG -> OciFlowLogReader.read(name, in, new FlowLogJoiner(agent, id, each));
-                case CAPTURE -> throw new IllegalStateException("captures are replayed above");
+                case CAPTURE, IPFIX_FILE -> throw new IllegalStateException(kind + " files are replayed above");
             };
             return new Result(r.problems(), r.notes(), r.packets());
         } catch (NoSuchFileException e) {

@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
             "nearest allow rule's failed conditions; hosts whose handshake RTT",
             "contradicts their site (MODEL_SUSPECT). The captures are one observer's",
             "(rotated files of one capture point). Flow files (flow-record JSON lines,",
-            "AWS VPC or OCI VCN flow logs) are read too, recognised by content. A capture",
+            "IPFIX files, AWS VPC or OCI VCN flow logs) are read too, recognised by",
+            "content. A capture",
             "or flow file not read whole makes",
             "every pair without a violation UNVERIFIED, never ISOLATED.",
             "Reference: docs/RULES.md, \"Isolation policy\".", "",
@@ -63,7 +64,8 @@ public final class IsolationCheckCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "CAPTURE",
             description = "Capture or flow files, read in the order given, each recognised by its content: pcap, "
                     + "pcapng (gzip-compressed or not), flow-record JSON lines (capture --json, collect --json), "
-                    + "AWS VPC Flow Logs or OCI VCN flow logs (docs/OPERATIONS.md, Offline inputs).")
+                    + "IPFIX files (RFC 5655), AWS VPC Flow Logs or OCI VCN flow logs (docs/OPERATIONS.md, Offline "
+                    + "inputs).")
     List<Path> captures;
 
     @Option(names = "--sites", required = true, paramLabel = "FILE",

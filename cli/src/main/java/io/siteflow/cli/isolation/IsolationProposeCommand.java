@@ -52,7 +52,8 @@ public final class IsolationProposeCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "CAPTURE",
             description = "Capture or flow files, read in the order given, each recognised by its content: pcap, "
                     + "pcapng (gzip-compressed or not), flow-record JSON lines (capture --json, collect --json), "
-                    + "AWS VPC Flow Logs or OCI VCN flow logs (docs/OPERATIONS.md, Offline inputs).")
+                    + "IPFIX files (RFC 5655), AWS VPC Flow Logs or OCI VCN flow logs (docs/OPERATIONS.md, Offline "
+                    + "inputs).")
     List<Path> captures;
 
     @Option(names = "--sites", required = true, paramLabel = "FILE", description = "The site model (sites.yaml).")

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
+import java.io.FilterReader;
 import java.io.IOException;
+import java.io.Reader;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -79,17 +81,56 @@ public final class OciFlowLogReader {
         }
     }
 
-    /** A JSON array of entries; JSON that does not parse ends the file there (an array cannot be resynchronised). */
+    /**
+     * A JSON array of entries; JSON that does not parse ends the file there (an array cannot be resynchronised). A
+     * fault at the end of a file that ends with a line break is named on the file's last line, not the one after it.
+     */
     private static void readArray(BufferedReader in, Tally tally) throws IOException {
-        try (JsonParser p = JSON.createParser(in)) {
+        LineCountingReader lines = new LineCountingReader(in);
+        try (JsonParser p = JSON.createParser(lines)) {
             p.nextToken(); // [
             while (p.nextToken() != JsonToken.END_ARRAY) {
                 int lineNo = p.currentTokenLocation().getLineNr();
                 tally.take(p.readValueAsTree(), lineNo);
             }
         } catch (JsonProcessingException e) {
-            tally.problems.add(tally.name + ":" + e.getLocation().getLineNr() + ": entry: not JSON: "
-                    + e.getOriginalMessage() + "; the rest of the file is not read");
+            long line = Math.min(e.getLocation().getLineNr(), lines.lines());
+            tally.problems.add(tally.name + ":" + line + ": entry: not JSON: " + e.getOriginalMessage()
+                    + "; the rest of the file is not read");
+        }
+    }
+
+    /** Counts the lines of what was read through it, as {@link BufferedReader} counts them (\n, \r, \r\n). */
+    private static final class LineCountingReader extends FilterReader {
+        private long breaks;
+        private int last = -1;
+
+        LineCountingReader(Reader in) {
+            super(in);
+        }
+
+        @Override
+        public int read(char[] buf, int off, int len) throws IOException {
+            int n = super.read(buf, off, len);
+            for (int i = off; i < off + n; i++) {
+                char c = buf[i];
+                if (c == '\n' && last != '\r' || c == '\r') {
+                    breaks++;
+                }
+                last = c;
+            }
+            return n;
+        }
+
+        @Override
+        public int read() throws IOException {
+            char[] one = new char[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0];
+        }
+
+        /** Lines read so far: a last line without a line break counts too. */
+        long lines() {
+            return breaks + (last >= 0 && last != '\n' && last != '\r' ? 1 : 0);
         }
     }
 

@@ -90,6 +90,20 @@ class OciFlowLogReaderTest {
         assertThat(records).extracting(FlowRecord::bytes).containsExactly(5200L);
     }
 
+    @Test
+    void namesTheLastLineWhenTheFileEndsInsideTheArrayAndKeepsTheEntriesBefore() throws IOException {
+        // found by FlowLogFuzzTest#readsAnyOciFlowLog: the end of input was named as line 3 of a 2-line file
+        String ok = entry("\"sourceAddress\":\"10.2.0.20\",\"destinationAddress\":\"10.1.0.10\",\"sourcePort\":40112,"
+                + "\"destinationPort\":1521,\"protocol\":6,\"packets\":10,\"bytesOut\":5200,\"startTime\":1700000000,"
+                + "\"endTime\":1700000030,\"action\":\"ACCEPT\",\"status\":\"OK\"");
+
+        ReadResult r = read("[", "  {\"datetime\": 1700000000000, \"logContent\": " + ok + "},");
+
+        assertThat(r.problems()).containsExactly("oci.log:2: entry: not JSON: Unexpected end-of-input within/between "
+                + "Array entries; the rest of the file is not read");
+        assertThat(records).extracting(FlowRecord::bytes).containsExactly(5200L);
+    }
+
     private static String entry(String data) {
         return "{\"data\":{" + data + ",\"version\":\"2\"},\"id\":\"e1\",\"oracle\":{\"vnicocid\":\"" + VNIC
                 + "\"},\"source\":\"-\",\"specversion\":\"1.0\",\"time\":\"2023-11-14T22:13:20.000Z\","
