@@ -1,5 +1,6 @@
 package io.siteflow.processor.query;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.siteflow.model.wire.Heartbeat;
 import java.util.Optional;
 
@@ -16,9 +17,12 @@ import java.util.Optional;
  * @param spooled          records waiting in the agent's disk spool
  * @param dropped          records the agent dropped (spool full)
  * @param silent           true when no heartbeat came for 30 s
+ * @param export           a collector's export counters ({@code siteflow collect}); null, and left out of the JSON,
+ *                         for a capture agent
  */
 public record AgentStatus(String agent, String iface, long lastSeenMs, long received, long droppedKernel,
-        long droppedInterface, long decodeErrors, long spooled, long dropped, boolean silent) {
+        long droppedInterface, long decodeErrors, long spooled, long dropped, boolean silent,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Heartbeat.Export export) {
     /** An agent is silent when its last heartbeat is older than this (wall clock). */
     public static final long SILENT_AFTER_MS = io.siteflow.processor.topology.HeartbeatStep.SILENT_AFTER_MS;
 
@@ -31,6 +35,6 @@ public record AgentStatus(String agent, String iface, long lastSeenMs, long rece
     public static Optional<AgentStatus> of(String json, long nowMs) {
         return Heartbeat.parse(json).map(h -> new AgentStatus(h.agent(), h.iface(), h.time(), h.received(),
                 h.droppedKernel(), h.droppedInterface(), h.decodeErrors(), h.spooled(), h.dropped(),
-                nowMs - h.time() > SILENT_AFTER_MS));
+                nowMs - h.time() > SILENT_AFTER_MS, h.export()));
     }
 }

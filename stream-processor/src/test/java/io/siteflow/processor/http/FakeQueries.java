@@ -210,8 +210,8 @@ final class FakeQueries {
     }
 
     private static List<AgentStatus> agents(long nowMs) {
-        return List.of(new AgentStatus("edge-r1", "ens4", nowMs - 45_000, 1000, 0, 0, 0, 0, 0, true),
-                new AgentStatus("wls3", "ens3", nowMs - 1000, 123456, 7, 0, 2, 10, 0, false));
+        return List.of(new AgentStatus("edge-r1", "ens4", nowMs - 45_000, 1000, 0, 0, 0, 0, 0, true, null),
+                new AgentStatus("wls3", "ens3", nowMs - 1000, 123456, 7, 0, 2, 10, 0, false, null));
     }
 
     private static List<TalkerRow> talkers() {

@@ -58,7 +58,7 @@ public final class SyntheticQueries {
         List<AgentStatus> agents = new ArrayList<>();
         for (int i = 0; i < servers; i++) {
             agents.add(new AgentStatus(String.format("wls%04d", i), "ens3", nowMs - (i % 50 == 7 ? 45_000 : 1_000),
-                    1_000_000L + i, i % 13, 0, i % 5, 0, 0, i % 50 == 7));
+                    1_000_000L + i, i % 13, 0, i % 5, 0, 0, i % 50 == 7, null));
         }
         List<Alert> alerts = new ArrayList<>();
         for (int a = 0; a < 200; a++) {

@@ -66,8 +66,8 @@ class QueriesTest {
         d.agents.pipeInput("edge-b", "{\"agent\":\"edge-b\",\"iface\":\"ens4\",\"time\":" + (T0 - 60_000) + "}");
 
         assertThat(q.agents()).containsExactly(
-                new AgentStatus("edge-b", "ens4", T0 - 60_000, 0, 0, 0, 0, 0, 0, true),
-                new AgentStatus("wls3", "ens3", T0 - 1_000, 100, 1, 2, 3, 4, 5, false));
+                new AgentStatus("edge-b", "ens4", T0 - 60_000, 0, 0, 0, 0, 0, 0, true, null),
+                new AgentStatus("wls3", "ens3", T0 - 1_000, 100, 1, 2, 3, 4, 5, false, null));
     }
 
     @Test
