@@ -3,6 +3,7 @@ package io.siteflow.rules.isolation;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.model.Category;
+import io.siteflow.rules.observer.ObserverRule;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,9 +20,10 @@ import java.util.Optional;
  * @param server       the responder's address
  * @param serverPort   the responder's port (0 for a protocol without ports)
  * @param proto        IANA protocol number
- * @param observer     the agent whose records the edge counts: the first agent a record of the edge came from
- *                     (records of the same edge from other agents are not added, so a flow seen by a host agent and
- *                     an edge agent counts once)
+ * @param observer     the observer whose records the edge counts ({@code ObserverRule.observerOf}: the agent, or
+ *                     {@code AGENT@EXPORTER} for a collector's record): the first a record of the edge came from
+ *                     (records of the same edge from other observers are not added, so a flow seen by a host agent
+ *                     and an edge agent, or by two exporters, counts once)
  * @param decision     the policy's decision on the edge's first record
  * @param rule         the rule that decided it, empty for UNLISTED
  * @param violates     whether that decision is a violation
@@ -68,7 +70,7 @@ public record IsolationEdge(String client, String server, int serverPort, int pr
      */
     public static IsolationEdge of(FlowRecord r, Classification c, IsolationDecision d, IsolationEvaluator e) {
         io.siteflow.rules.model.Flow f = io.siteflow.rules.classify.Classifier.flowOf(r);
-        return new IsolationEdge(r.src(), r.dst(), r.dstPort(), r.proto(), r.agent(), d.decision(), d.rule(), d.violates(),
+        return new IsolationEdge(r.src(), r.dst(), r.dstPort(), r.proto(), ObserverRule.observerOf(r), d.decision(), d.rule(), d.violates(),
                 c.category(), r.l7Protocol().wireName(), named(e.groupNames(d.fromGroups())),
                 named(e.groupNames(d.toGroups())), c.srcSite().name(), c.dstSite().name(), r.totalBytes(),
                 r.totalPackets(), r.isFinal() ? 1 : 0, r.start(), r.end(),
@@ -88,7 +90,7 @@ public record IsolationEdge(String client, String server, int serverPort, int pr
             throw new IllegalArgumentException("record " + key(r.src(), r.dst(), r.dstPort(), r.proto())
                     + " is not of edge " + key());
         }
-        return new IsolationEdge(client, server, serverPort, proto, r.agent(), decision, rule, violates, category, l7,
+        return new IsolationEdge(client, server, serverPort, proto, ObserverRule.observerOf(r), decision, rule, violates, category, l7,
                 fromGroups, toGroups, clientSite, serverSite, r.totalBytes(), r.totalPackets(), r.isFinal() ? 1 : 0,
                 r.start(), r.end(), nearestAllow);
     }

@@ -3,6 +3,7 @@ package io.siteflow.rules.isolation;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.rules.classify.Classification;
 import io.siteflow.rules.classify.Classifier;
+import io.siteflow.rules.observer.ObserverRule;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -61,8 +62,8 @@ public final class IsolationInputsBuilder {
             return;
         }
         String observer = observers.computeIfAbsent(IsolationEdge.key(r.src(), r.dst(), r.dstPort(), r.proto()),
-                k -> r.agent());
-        if (!observer.equals(r.agent())) {
+                k -> ObserverRule.observerOf(r));
+        if (!observer.equals(ObserverRule.observerOf(r))) {
             otherObserver++;
             return;
         }

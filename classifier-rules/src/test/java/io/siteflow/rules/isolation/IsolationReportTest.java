@@ -4,6 +4,7 @@ import static io.siteflow.rules.isolation.Records.tcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.siteflow.model.FlowRecord;
 import io.siteflow.rules.isolation.PairState.State;
 import java.util.List;
 import java.util.Optional;
@@ -65,6 +66,25 @@ class IsolationReportTest {
                                 Decision.UNLISTED, 400L, 6L, 1L, 1000L, 2500L));
         assertThat(in.fromMs()).isEqualTo(900);
         assertThat(in.toMs()).isEqualTo(2501);
+    }
+
+    @Test
+    void twoExportersBehindOneCollectorAreTwoObserversOfAnEdgeAndTheFirstCounts() {
+        IsolationInputsBuilder b = new IsolationInputsBuilder(Records.evaluator());
+        b.add(exported(tcp("collector", WLS3, DB1, 1522, "oracle-tns", 100, 2, 200, 2, 1000, 1500, false), "192.0.2.1"));
+        b.add(exported(tcp("collector", WLS3, DB1, 1522, "oracle-tns", 100, 2, 200, 2, 1000, 1500, false), "192.0.2.2"));
+        b.add(exported(tcp("collector", WLS3, DB1, 1522, "oracle-tns", 40, 1, 60, 1, 1600, 2500, true), "192.0.2.1"));
+
+        IsolationInputs in = b.build(900, 2501, List.of());
+
+        assertThat(b.otherObserverRecords()).as("the second exporter's copy of the same traffic").isEqualTo(1);
+        assertThat(in.edges()).extracting(IsolationEdge::key, IsolationEdge::observer, IsolationEdge::bytes,
+                        IsolationEdge::packets)
+                .containsExactly(tuple("10.2.0.20|10.1.0.10|1522|6", "collector@192.0.2.1", 400L, 6L));
+    }
+
+    private static FlowRecord exported(FlowRecord r, String exporter) {
+        return r.toBuilder().exporter(exporter, 0L).build();
     }
 
     @Test
