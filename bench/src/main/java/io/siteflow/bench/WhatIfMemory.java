@@ -71,7 +71,7 @@ public final class WhatIfMemory {
                             + dayStart, k -> new RttHistogram()).add(r.rttMicros()));
                     for (String end : new String[] {r.src(), r.dst()}) {
                         Host h = hosts.get(end);
-                        if (h != null && rule.counts(h, r.agent(), observers)) {
+                        if (h != null && rule.counts(h, ObserverRule.observerOf(r), observers)) {
                             traffic.computeIfAbsent(h.address() + "|" + dayStart, k -> ServerTraffic.bounded())
                                     .add(ServerTraffic.entryOf(r, c, h.address()));
                         }
