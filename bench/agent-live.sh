@@ -95,6 +95,10 @@ TICK=$(getconf CLK_TCK)
 per_packet() { awk -v t="$1" -v n="$SENT" -v hz="$TICK" 'BEGIN { printf "%.0f", t / hz * 1e9 / n }'; }
 
 start_tool() {   # start_tool TOOL: starts it in A, waits until it is ready, sets TOOL_PID
+  # Empty the output before the tool starts: its own "2>" truncates the file only once the background child runs,
+  # and a grep before that read the previous tool's "capturing on" (ring after libpcap, ebpf after ring) and started
+  # the warm-up while the JVM was still starting: the packets sent before it attached showed as "lost"
+  : > "$WORK/tool.out"
   case $1 in
     tcpdump) ip netns exec "$A" tcpdump -i sfa0 -n -s 256 -B $((BUF * 1024)) -w /dev/null 2> "$WORK/tool.out" &
              TOOL_PID=$!; until grep -q listening "$WORK/tool.out"; do sleep 0.2; done;;
