@@ -24,6 +24,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,13 +32,17 @@ import org.slf4j.LoggerFactory;
  * {@code siteflow collect}'s source: a UDP socket that receives NetFlow v5/v9 and IPFIX datagrams ({@code --listen},
  * {@link ExportDecoder}) and/or one that receives sFlow v5 datagrams ({@code --sflow}, {@link SflowDecoder}), joins
  * the directions ({@link BiflowJoiner}) and gives the records to the sink. The sockets are bound when the source is
- * opened, so the caller can say where it listens before the run starts. One thread receives from both and decodes
- * ({@link #run}); exporters outside {@code --exporter} are refused and counted.
+ * opened, so the caller can say where it listens before the run starts. One thread receives from both into the
+ * {@link DatagramPool} ({@code --receive-buffer-mb}), the caller's decodes and joins ({@link #run}); a datagram the
+ * pool cannot take is dropped and counted ({@link ExportCounters#dropped}). Exporters outside {@code --exporter} are
+ * refused and counted.
  *
  * <p>{@link #stats()}: {@code received} is flow records decoded, {@code droppedKernel} is what the sequence numbers
  * say was lost (records for v5 and IPFIX, export packets for v9, datagrams for sFlow), as the heartbeat carries a
  * capture's kernel drops; sFlow's sampled packets count as records received. The heartbeat carries the same counters
- * apart too ({@link #heartbeatCounters()}), and the processor judges a collector's loss from those.
+ * apart too ({@link #heartbeatCounters()}), and the processor judges a collector's loss from those. A datagram the
+ * pool dropped is counted in {@code datagrams} and, as it could not be read, in {@code datagramsMalformed}; its
+ * records show as lost in the sequence numbers once the exporter's next datagram is decoded.
  */
 public final class ExportSource implements FlowSource {
     private static final Logger LOG = LoggerFactory.getLogger(ExportSource.class);
@@ -58,7 +63,17 @@ public final class ExportSource implements FlowSource {
     private final ExportDecoder decoder;
     private final SflowDecoder sflowDecoder;
     private final Set<InetAddress> allowed;
-    private final Map<InetAddress, ExporterState> exporters = new HashMap<>();
+    private final Map<InetAddress, Integer> numbers = new HashMap<>(); // the receiving thread's
+    private final InetAddress[] senders;
+    private final ExporterState[] states; // the decoding thread's
+    private final int grantedReceiveBuffer;
+    private volatile DatagramPool pool;
+    private volatile long poolPeak;
+    private volatile Thread decoding;
+    private volatile boolean receiverEnded;
+    private volatile Exception receiveFailure;
+    private volatile boolean waiting;
+    private volatile boolean paused;
     private volatile boolean stopped;
     private volatile BiflowJoiner joiner;
     private final CaptureReadings readings = new JoinerReadings(() -> joiner);
@@ -81,6 +96,11 @@ public final class ExportSource implements FlowSource {
         this.decoder = new ExportDecoder(counters, settings.sampling(), settings.templateLifetime().toMillis(),
                 settings.maxTemplates(), settings.maxDomains());
         this.sflowDecoder = new SflowDecoder(counters, settings.sampling(), settings.maxDomains());
+        int bound = Math.min(settings.maxExporters(), 65_536);
+        this.senders = new InetAddress[bound];
+        this.states = new ExporterState[bound];
+        DatagramChannel any = channel != null ? channel : sflowChannel;
+        this.grantedReceiveBuffer = any.getOption(StandardSocketOptions.SO_RCVBUF);
     }
 
     private static String where(InetSocketAddress a) {
@@ -174,97 +194,192 @@ public final class ExportSource implements FlowSource {
         return sflowName == null ? -1 : Integer.parseInt(sflowName.substring(sflowName.lastIndexOf(':') + 1));
     }
 
+    /**
+     * For the start-up line: the socket receive buffer the kernel granted (Linux reports twice what it reserves for
+     * data) against what was asked, and the receive pool. When the kernel capped it: the sysctl that raises the cap.
+     */
+    public String startNote() {
+        int asked = settings.receiveBufferBytes();
+        String cap = grantedReceiveBuffer / 2 < asked ? " (capped by net.core.rmem_max; raise it: sysctl -w "
+                + "net.core.rmem_max=" + asked + ")" : "";
+        return "; socket receive buffer " + grantedReceiveBuffer + " bytes granted of " + asked + " asked" + cap
+                + ", receive pool " + (settings.receivePoolBytes() >> 20) + " MiB";
+    }
+
+    /** The socket receive buffer the kernel granted (SO_RCVBUF as read back), in bytes. */
+    public int grantedReceiveBuffer() {
+        return grantedReceiveBuffer;
+    }
+
     /** The collector's own counters; safe from any thread. */
     public ExportCounters counters() {
         return counters;
     }
 
+    /**
+     * Receives on a thread of its own ({@code siteflow-collect-receive}: the sockets into the {@link DatagramPool},
+     * nothing else) and decodes and joins on the caller's, until {@link #stop}: then what reached the sockets, and
+     * what the pool holds, is decoded too, every conversation handed over and the sink flushed.
+     */
     @Override
     public void run(FlowSink sink) throws CaptureFailure {
         BiflowJoiner j = new BiflowJoiner(agent, listenName != null ? listenName : sflowName, runId, table,
                 sink::accept);
         joiner = j;
+        DatagramPool p = new DatagramPool(settings.receivePoolBytes());
+        pool = p;
+        decoding = Thread.currentThread();
+        Thread receiver = new Thread(() -> receive(p), "siteflow-collect-receive");
+        receiver.setDaemon(true);
+        receiver.start();
         ByteBuffer buf = ByteBuffer.allocate(65536);
         long lastExpiry = 0;
+        while (true) {
+            boolean ended = receiverEnded; // read before the pool: what the receiver put in before it ended is seen
+            int n = paused ? 0 : decode(p, buf, j);
+            long now = System.currentTimeMillis();
+            if (now - lastExpiry >= EXPIRY_EVERY_MS) {
+                j.expire(now);
+                lastExpiry = now;
+            }
+            if (n == 0) {
+                if (ended && !paused) {
+                    break;
+                }
+                waiting = true;
+                if (paused || p.used() == 0 && !receiverEnded) {
+                    LockSupport.parkNanos(EXPIRY_EVERY_MS * 1_000_000);
+                }
+                waiting = false;
+            }
+        }
+        j.flushAll();
+        sink.flush();
+        if (receiveFailure != null) {
+            throw new CaptureFailure("collect: udp " + name + ": " + receiveFailure.getMessage(), receiveFailure);
+        }
+    }
+
+    /** Decodes at most {@link #DRAIN_BATCH} datagrams from the pool (expiry runs between batches); returns how many. */
+    private int decode(DatagramPool p, ByteBuffer buf, BiflowJoiner j) {
+        int n = 0;
+        for (int tag; n < DRAIN_BATCH && (tag = p.poll(buf)) >= 0; n++) {
+            long now = p.polledMs();
+            ExporterState ex = state(tag & 0xFFFF);
+            j.now(now);
+            if (tag >>> 16 == SflowDecoder.KIND) {
+                j.source(sflowName, SflowDecoder.KIND);
+                sflowDecoder.decode(ex, buf, j);
+            } else {
+                j.source(listenName, 0);
+                decoder.decode(ex, buf, now, j);
+            }
+        }
+        return n;
+    }
+
+    /** The receiving thread: the sockets into the pool until stopped, then what is left in them. */
+    private void receive(DatagramPool p) {
+        ByteBuffer scratch = ByteBuffer.allocateDirect(65536);
         try {
             while (!stopped) {
                 selector.select(EXPIRY_EVERY_MS);
                 selector.selectedKeys().clear();
-                drain(buf, j);
-                long now = System.currentTimeMillis();
-                if (now - lastExpiry >= EXPIRY_EVERY_MS) {
-                    j.expire(now);
-                    lastExpiry = now;
-                }
+                receiveAll(p, scratch);
             }
-            while (drain(buf, j) == DRAIN_BATCH) {
-                // what reached the socket before the stop is decoded too
-            }
-        } catch (IOException e) {
-            throw new CaptureFailure("collect: udp " + name + ": " + e.getMessage(), e);
+            receiveAll(p, scratch); // what reached the sockets before the stop
+        } catch (IOException | RuntimeException e) {
+            receiveFailure = e;
+        } finally {
+            receiverEnded = true;
+            LockSupport.unpark(decoding);
         }
-        j.flushAll();
-        sink.flush();
+    }
+
+    private void receiveAll(DatagramPool p, ByteBuffer scratch) throws IOException {
+        int n;
+        do {
+            n = channel == null ? 0 : receiveAll(channel, p, scratch, 0);
+            n += sflowChannel == null ? 0 : receiveAll(sflowChannel, p, scratch, SflowDecoder.KIND);
+        } while (n > 0);
+    }
+
+    private int receiveAll(DatagramChannel from, DatagramPool p, ByteBuffer scratch, int kind) throws IOException {
+        SocketAddress sender;
+        int n = 0;
+        for (; n < DRAIN_BATCH && (sender = from.receive(scratch.clear())) != null; n++) {
+            long now = System.currentTimeMillis();
+            int number = exporterNumber(((InetSocketAddress) sender).getAddress());
+            if (number < 0) {
+                continue;
+            }
+            scratch.flip();
+            int length = scratch.remaining();
+            if (!p.offer(scratch, kind, number, now)) {
+                counters.drop("datagram of " + length + " bytes from exporter " + senders[number].getHostAddress()
+                        + " dropped: the receive pool (" + (p.capacity() >> 20) + " MiB, --receive-buffer-mb) is full");
+                continue;
+            }
+            long used = p.used();
+            if (used > poolPeak) {
+                poolPeak = used;
+            }
+            if (waiting) {
+                LockSupport.unpark(decoding);
+            }
+        }
+        return n;
     }
 
     /**
-     * Decodes the datagrams waiting in the socket, at most {@link #DRAIN_BATCH} (the run checks for a stop and expires
-     * conversations between batches); returns how many.
+     * The receiving thread's number for an exporter (0 up: the pool carries it), or -1 when its datagrams are refused
+     * (not an {@code --exporter}, or beyond the exporter bound), counted.
      */
-    private int drain(ByteBuffer buf, BiflowJoiner j) throws IOException {
-        int n = 0;
-        if (channel != null) {
-            j.source(listenName, 0);
-            n = drain(channel, buf, j, false);
+    private int exporterNumber(InetAddress address) {
+        Integer known = numbers.get(address);
+        if (known != null) {
+            return known;
         }
-        if (sflowChannel != null) {
-            j.source(sflowName, SflowDecoder.KIND);
-            n = Math.max(n, drain(sflowChannel, buf, j, true));
-        }
-        return n;
-    }
-
-    private int drain(DatagramChannel from, ByteBuffer buf, BiflowJoiner j, boolean sflow) throws IOException {
-        SocketAddress sender;
-        int n = 0;
-        for (; n < DRAIN_BATCH && (sender = from.receive(buf.clear())) != null; n++) {
-            long now = System.currentTimeMillis();
-            buf.flip();
-            ExporterState ex = exporter(((InetSocketAddress) sender).getAddress());
-            if (ex != null) {
-                j.now(now);
-                if (sflow) {
-                    sflowDecoder.decode(ex, buf, j);
-                } else {
-                    decoder.decode(ex, buf, now, j);
-                }
-            }
-        }
-        return n;
-    }
-
-    private ExporterState exporter(InetAddress address) {
-        ExporterState ex = exporters.get(address);
-        if (ex != null) {
-            return ex;
-        }
-        if (!allowed.isEmpty() && !allowed.contains(address) || exporters.size() >= settings.maxExporters()) {
+        if (!allowed.isEmpty() && !allowed.contains(address) || numbers.size() >= senders.length) {
             if (counters.refused() == 0) {
                 LOG.warn("collect: datagrams from {} refused ({}); further ones are counted, not logged",
-                        address.getHostAddress(), allowed.isEmpty() ? "more than " + settings.maxExporters()
+                        address.getHostAddress(), allowed.isEmpty() ? "more than " + senders.length
                                 + " exporters" : "not an --exporter");
             }
             counters.refuse();
-            return null;
+            return -1;
         }
-        ByteBuffer raw = ByteBuffer.wrap(address.getAddress()); // no scope id, unlike the text form
+        int number = numbers.size();
+        senders[number] = address; // published to the decoding thread with the pool's write position
+        numbers.put(address, number);
+        return number;
+    }
+
+    /** The decoding thread's state of exporter {@code number}, made at its first datagram. */
+    private ExporterState state(int number) {
+        ExporterState ex = states[number];
+        if (ex != null) {
+            return ex;
+        }
+        ByteBuffer raw = ByteBuffer.wrap(senders[number].getAddress()); // no scope id, unlike the text form
         long hi = raw.remaining() == 4 ? 0 : raw.getLong();
         long lo = raw.remaining() == 4 ? IpAddresses.v4Lo(raw.getInt()) : raw.getLong();
         ex = new ExporterState(hi, lo, IpAddresses.format(hi, lo));
-        exporters.put(address, ex);
-        exporterCount = exporters.size();
+        states[number] = ex;
+        exporterCount++;
         LOG.info("collect: first datagram from exporter {}", ex.address());
         return ex;
+    }
+
+    /** Test hook: holds the decoding thread (the receiving thread goes on filling the pool) until resumed. */
+    void pauseDecoding() {
+        paused = true;
+    }
+
+    /** Test hook: lets the decoding thread go on. */
+    void resumeDecoding() {
+        paused = false;
+        LockSupport.unpark(decoding);
     }
 
     @Override
@@ -286,7 +401,7 @@ public final class ExportSource implements FlowSource {
     public Heartbeat.Export heartbeatCounters() {
         ExportCounters c = counters;
         return new Heartbeat.Export(c.datagrams(), c.records(), c.lostRecords(), c.lostPackets(), c.sflowPackets(),
-                c.sflowLostDatagrams(), c.malformedTotal(), c.refused());
+                c.sflowLostDatagrams(), c.malformedTotal() + c.dropped(), c.refused());
     }
 
     @Override
@@ -316,7 +431,9 @@ public final class ExportSource implements FlowSource {
                         + "resets; %d malformed%s", c.lostRecords(), c.lostPackets(), c.sequenceResets(),
                         c.malformedTotal(), malformed),
                 String.format("%d conversations, %d evicted early", j == null ? 0 : j.created(),
-                        j == null ? 0 : j.evictions())));
+                        j == null ? 0 : j.evictions()),
+                String.format("receive pool %d MiB: %d datagrams dropped (full), at most %d bytes held",
+                        settings.receivePoolBytes() >> 20, c.dropped(), poolPeak)));
         if (sflowChannel != null) {
             lines.add(String.format("sFlow: %d flow samples, %d packets in flows, %d not IP; %d counter samples (%d "
                     + "interface counters); %d skipped by length; %d datagrams lost by sequence numbers; %d "
