@@ -45,6 +45,11 @@ final class DatagramPool {
         return capacity;
     }
 
+    /** A pool size as people read it: {@code 128 MiB}, or {@code 148000 bytes} when not whole mebibytes. */
+    static String size(int bytes) {
+        return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes";
+    }
+
     /** Bytes a datagram of {@code length} bytes takes in the pool: the header and its length rounded up to 8. */
     static int entryBytes(int length) {
         return HEADER + (length + 7 & ~7);

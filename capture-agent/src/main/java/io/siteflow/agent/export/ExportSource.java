@@ -69,6 +69,7 @@ public final class ExportSource implements FlowSource {
     private final int grantedReceiveBuffer;
     private volatile DatagramPool pool;
     private volatile long poolPeak;
+    private volatile long pooled;
     private volatile Thread decoding;
     private volatile boolean receiverEnded;
     private volatile Exception receiveFailure;
@@ -203,7 +204,7 @@ public final class ExportSource implements FlowSource {
         String cap = grantedReceiveBuffer / 2 < asked ? " (capped by net.core.rmem_max; raise it: sysctl -w "
                 + "net.core.rmem_max=" + asked + ")" : "";
         return "; socket receive buffer " + grantedReceiveBuffer + " bytes granted of " + asked + " asked" + cap
-                + ", receive pool " + (settings.receivePoolBytes() >> 20) + " MiB";
+                + ", receive pool " + DatagramPool.size(settings.receivePoolBytes());
     }
 
     /** The socket receive buffer the kernel granted (SO_RCVBUF as read back), in bytes. */
@@ -317,9 +318,11 @@ public final class ExportSource implements FlowSource {
             int length = scratch.remaining();
             if (!p.offer(scratch, kind, number, now)) {
                 counters.drop("datagram of " + length + " bytes from exporter " + senders[number].getHostAddress()
-                        + " dropped: the receive pool (" + (p.capacity() >> 20) + " MiB, --receive-buffer-mb) is full");
+                        + " dropped: the receive pool (" + DatagramPool.size(p.capacity()) + ", --receive-buffer-mb) "
+                        + "is full");
                 continue;
             }
+            pooled++; // the receiving thread is the one writer
             long used = p.used();
             if (used > poolPeak) {
                 poolPeak = used;
@@ -369,6 +372,11 @@ public final class ExportSource implements FlowSource {
         exporterCount++;
         LOG.info("collect: first datagram from exporter {}", ex.address());
         return ex;
+    }
+
+    /** Datagrams the receiving thread has put into the pool; safe from any thread. */
+    long pooled() {
+        return pooled;
     }
 
     /** Test hook: holds the decoding thread (the receiving thread goes on filling the pool) until resumed. */
@@ -432,8 +440,8 @@ public final class ExportSource implements FlowSource {
                         c.malformedTotal(), malformed),
                 String.format("%d conversations, %d evicted early", j == null ? 0 : j.created(),
                         j == null ? 0 : j.evictions()),
-                String.format("receive pool %d MiB: %d datagrams dropped (full), at most %d bytes held",
-                        settings.receivePoolBytes() >> 20, c.dropped(), poolPeak)));
+                String.format("receive pool %s: %d datagrams dropped (full), at most %d bytes held",
+                        DatagramPool.size(settings.receivePoolBytes()), c.dropped(), poolPeak)));
         if (sflowChannel != null) {
             lines.add(String.format("sFlow: %d flow samples, %d packets in flows, %d not IP; %d counter samples (%d "
                     + "interface counters); %d skipped by length; %d datagrams lost by sequence numbers; %d "
