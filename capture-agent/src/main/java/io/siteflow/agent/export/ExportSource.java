@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * {@code siteflow collect}'s source: a UDP socket that receives NetFlow v5/v9 and IPFIX datagrams ({@code --listen},
  * {@link ExportDecoder}) and/or one that receives sFlow v5 datagrams ({@code --sflow}, {@link SflowDecoder}), joins
  * the directions ({@link BiflowJoiner}) and gives the records to the sink. The sockets are bound when the source is
- * opened, so the caller can say where it listens before the run starts. One thread receives from both into the
- * {@link DatagramPool} ({@code --receive-buffer-mb}), the caller's decodes and joins ({@link #run}); a datagram the
+ * opened, so the caller can say where it listens before the run starts, and a thread of the source's receives from
+ * both into the {@link DatagramPool} ({@code --receive-buffer-mb}) from then on, however long the sinks take to
+ * start; the caller's thread decodes and joins ({@link #run}); a datagram the
  * pool cannot take is dropped and counted ({@link ExportCounters#dropped}). Exporters outside {@code --exporter} are
  * refused and counted.
  *
@@ -67,7 +68,8 @@ public final class ExportSource implements FlowSource {
     private final InetAddress[] senders;
     private final ExporterState[] states; // the decoding thread's
     private final int grantedReceiveBuffer;
-    private volatile DatagramPool pool;
+    private final DatagramPool pool;
+    private final Thread receiver;
     private volatile long poolPeak;
     private volatile long pooled;
     private volatile Thread decoding;
@@ -102,6 +104,9 @@ public final class ExportSource implements FlowSource {
         this.states = new ExporterState[bound];
         DatagramChannel any = channel != null ? channel : sflowChannel;
         this.grantedReceiveBuffer = any.getOption(StandardSocketOptions.SO_RCVBUF);
+        this.pool = new DatagramPool(settings.receivePoolBytes());
+        this.receiver = new Thread(() -> receive(pool), "siteflow-collect-receive");
+        this.receiver.setDaemon(true);
     }
 
     private static String where(InetSocketAddress a) {
@@ -125,7 +130,9 @@ public final class ExportSource implements FlowSource {
             selector = Selector.open();
             channel = settings.listen() == null ? null : bind(settings.listen(), settings, selector);
             sflow = settings.sflow() == null ? null : bind(settings.sflow(), settings, selector);
-            return new ExportSource(settings, channel, sflow, selector, agent, runId, table);
+            ExportSource source = new ExportSource(settings, channel, sflow, selector, agent, runId, table);
+            source.receiver.start(); // from now on datagrams wait in the pool, however long the sinks take to start
+            return source;
         } catch (Bind e) {
             closeAll(e.getCause(), channel, sflow, selector);
             throw new CaptureFailure("collect: cannot listen on udp " + e.where + ": " + e.getCause().getMessage(),
@@ -196,12 +203,12 @@ public final class ExportSource implements FlowSource {
     }
 
     /**
-     * For the start-up line: the socket receive buffer the kernel granted (Linux reports twice what it reserves for
-     * data) against what was asked, and the receive pool. When the kernel capped it: the sysctl that raises the cap.
+     * For the start-up line: the socket receive buffer the kernel granted (as the JDK reads it back) against what was
+     * asked, and the receive pool. When the kernel capped it: the sysctl that raises the cap.
      */
     public String startNote() {
         int asked = settings.receiveBufferBytes();
-        String cap = grantedReceiveBuffer / 2 < asked ? " (capped by net.core.rmem_max; raise it: sysctl -w "
+        String cap = grantedReceiveBuffer < asked ? " (capped by net.core.rmem_max; raise it: sysctl -w "
                 + "net.core.rmem_max=" + asked + ")" : "";
         return "; socket receive buffer " + grantedReceiveBuffer + " bytes granted of " + asked + " asked" + cap
                 + ", receive pool " + DatagramPool.size(settings.receivePoolBytes());
@@ -218,21 +225,18 @@ public final class ExportSource implements FlowSource {
     }
 
     /**
-     * Receives on a thread of its own ({@code siteflow-collect-receive}: the sockets into the {@link DatagramPool},
-     * nothing else) and decodes and joins on the caller's, until {@link #stop}: then what reached the sockets, and
-     * what the pool holds, is decoded too, every conversation handed over and the sink flushed.
+     * Decodes and joins, on the caller's thread, what the receiving thread ({@code siteflow-collect-receive}, started
+     * when the source is opened: the sockets into the {@link DatagramPool}, nothing else) puts in the pool, until
+     * {@link #stop}: then what reached the sockets, and what the pool holds, is decoded too, every conversation
+     * handed over and the sink flushed.
      */
     @Override
     public void run(FlowSink sink) throws CaptureFailure {
         BiflowJoiner j = new BiflowJoiner(agent, listenName != null ? listenName : sflowName, runId, table,
                 sink::accept);
         joiner = j;
-        DatagramPool p = new DatagramPool(settings.receivePoolBytes());
-        pool = p;
+        DatagramPool p = pool;
         decoding = Thread.currentThread();
-        Thread receiver = new Thread(() -> receive(p), "siteflow-collect-receive");
-        receiver.setDaemon(true);
-        receiver.start();
         ByteBuffer buf = ByteBuffer.allocate(65536);
         long lastExpiry = 0;
         while (true) {
@@ -454,6 +458,12 @@ public final class ExportSource implements FlowSource {
 
     @Override
     public void close() {
+        stop();
+        try {
+            receiver.join(10_000); // it ends at the stop, after what is left in the sockets
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             selector.close();
             if (channel != null) {
