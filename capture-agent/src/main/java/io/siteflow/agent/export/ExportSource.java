@@ -49,6 +49,8 @@ public final class ExportSource implements FlowSource {
     private static final Logger LOG = LoggerFactory.getLogger(ExportSource.class);
     private static final long EXPIRY_EVERY_MS = 100;
     private static final int DRAIN_BATCH = 1_000;
+    /** After a stop, at most this many batches of each socket: what a full socket buffer holds, not an endless sender. */
+    private static final int FINAL_BATCHES = 100;
 
     private final CollectSettings settings;
     private final DatagramChannel channel;
@@ -290,9 +292,9 @@ public final class ExportSource implements FlowSource {
             while (!stopped) {
                 selector.select(EXPIRY_EVERY_MS);
                 selector.selectedKeys().clear();
-                receiveAll(p, scratch);
+                receiveAll(p, scratch, Integer.MAX_VALUE);
             }
-            receiveAll(p, scratch); // what reached the sockets before the stop
+            receiveAll(p, scratch, FINAL_BATCHES); // what reached the sockets before the stop
         } catch (IOException | RuntimeException e) {
             receiveFailure = e;
         } finally {
@@ -301,12 +303,17 @@ public final class ExportSource implements FlowSource {
         }
     }
 
-    private void receiveAll(DatagramPool p, ByteBuffer scratch) throws IOException {
+    /**
+     * Receives from both sockets, batch by batch, until they are empty, at most {@code batches} batches; while running,
+     * until a stop (a sender that never pauses cannot keep it from stopping).
+     */
+    private void receiveAll(DatagramPool p, ByteBuffer scratch, int batches) throws IOException {
         int n;
+        boolean running = !stopped;
         do {
             n = channel == null ? 0 : receiveAll(channel, p, scratch, 0);
             n += sflowChannel == null ? 0 : receiveAll(sflowChannel, p, scratch, SflowDecoder.KIND);
-        } while (n > 0);
+        } while (n > 0 && --batches > 0 && (!running || !stopped));
     }
 
     private int receiveAll(DatagramChannel from, DatagramPool p, ByteBuffer scratch, int kind) throws IOException {
