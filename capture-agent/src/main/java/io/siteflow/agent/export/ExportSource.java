@@ -32,11 +32,10 @@ import org.slf4j.LoggerFactory;
  * {@code siteflow collect}'s source: a UDP socket that receives NetFlow v5/v9 and IPFIX datagrams ({@code --listen},
  * {@link ExportDecoder}) and/or one that receives sFlow v5 datagrams ({@code --sflow}, {@link SflowDecoder}), joins
  * the directions ({@link BiflowJoiner}) and gives the records to the sink. The sockets are bound when the source is
- * opened, so the caller can say where it listens before the run starts, and a thread of the source's receives from
- * both into the {@link DatagramPool} ({@code --receive-buffer-mb}) from then on, however long the sinks take to
- * start; the caller's thread decodes and joins ({@link #run}); a datagram the
- * pool cannot take is dropped and counted ({@link ExportCounters#dropped}). Exporters outside {@code --exporter} are
- * refused and counted.
+ * opened, so the caller can say where it listens before the run starts, and a thread of the source's own receives
+ * from both into the {@link DatagramPool} ({@code --receive-buffer-mb}) from then on, however long the sinks take to
+ * start; the caller's thread decodes and joins ({@link #run}). A datagram the pool cannot take is dropped and counted
+ * ({@link ExportCounters#dropped}); exporters outside {@code --exporter} are refused and counted.
  *
  * <p>{@link #stats()}: {@code received} is flow records decoded, {@code droppedKernel} is what the sequence numbers
  * say was lost (records for v5 and IPFIX, export packets for v9, datagrams for sFlow), as the heartbeat carries a
