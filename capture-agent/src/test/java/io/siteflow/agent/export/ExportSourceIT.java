@@ -138,7 +138,7 @@ class ExportSourceIT {
     private static ByteBuffer v5Full(int n) {
         Datagram d = Datagram.v5(30, 0, 1_764_000_000L, 0, 30L * n, 0, 0);
         for (int i = 0; i < 30; i++) {
-            d.v5Record(Datagram.ip("10.2.0.20"), Datagram.ip("10.1.0.10"), 1, 100, 0, 0, 10_000 + n % 2_000 * 30 + i,
+            d.v5Record(Datagram.ip("10.2.0.20"), Datagram.ip("10.1.0.10"), 1, 100, 0, 0, 10_000 + n % 1_500 * 30 + i,
                     1521, 0x18, 6);
         }
         return d.build();
@@ -237,6 +237,38 @@ class ExportSourceIT {
             assertThat(source.summary()).last().isEqualTo("receive pool " + fit * 1_480 + " bytes: " + (count - fit)
                     + " datagrams dropped (full), at most " + fit * 1_480 + " bytes held");
             assertThat(metrics.scrape()).contains("siteflow_agent_collect_dropped_total 150.0");
+        }
+    }
+
+    @Test
+    void stopsWhileASenderNeverPausesAndDecodesAllItReceived() throws Exception {
+        List<FlowRecord> records = new CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean sending = new java.util.concurrent.atomic.AtomicBoolean(true);
+        try (ExportSource source = ExportSource.open(small(8 << 20), "edge-b", "run", FlowTableConfig.DEFAULTS);
+                DatagramSocket s = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            CompletableFuture<Void> run = runAsync(source, records);
+            CompletableFuture<Void> sender = CompletableFuture.runAsync(() -> {
+                for (int n = 0; sending.get(); n++) {
+                    ByteBuffer d = v5Full(n);
+                    try {
+                        s.send(new DatagramPacket(d.array(), d.limit(), InetAddress.getLoopbackAddress(),
+                                source.port()));
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+            });
+            await().atMost(Duration.ofSeconds(60)).until(() -> source.counters().records() >= 3_000);
+            source.stop();
+            run.get(60, TimeUnit.SECONDS); // while the sender still sends
+            boolean stillSending = !sender.isDone();
+            sending.set(false);
+            sender.get(60, TimeUnit.SECONDS);
+
+            assertThat(stillSending).isTrue();
+            assertThat(source.counters().datagrams()).isEqualTo(source.pooled());
+            assertThat(source.counters().records()).isEqualTo(30 * source.pooled());
+            assertThat(records.stream().mapToLong(FlowRecord::bytes).sum()).isEqualTo(100 * 30 * source.pooled());
         }
     }
 }
