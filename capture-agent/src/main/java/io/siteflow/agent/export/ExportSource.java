@@ -11,20 +11,13 @@ import io.siteflow.model.IpAddresses;
 import io.siteflow.model.wire.Heartbeat;
 import java.io.IOException;
 import java.net.Inet4Address;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * {@code siteflow collect}'s source: a UDP socket that receives NetFlow v5/v9 and IPFIX datagrams ({@code --listen},
  * {@link ExportDecoder}) and/or one that receives sFlow v5 datagrams ({@code --sflow}, {@link SflowDecoder}), joins
  * the directions ({@link BiflowJoiner}) and gives the records to the sink. The sockets are bound when the source is
- * opened, so the caller can say where it listens before the run starts, and a thread of the source's own receives
- * from both into the {@link DatagramPool} ({@code --receive-buffer-mb}) from then on, however long the sinks take to
+ * opened, so the caller can say where it listens before the run starts, and the {@link DatagramReceiver}'s thread
+ * reads both into the {@link DatagramPool} ({@code --receive-buffer-mb}) from then on, however long the sinks take to
  * start; the caller's thread decodes and joins ({@link #run}). A datagram the pool cannot take is dropped and counted
  * ({@link ExportCounters#dropped}); exporters outside {@code --exporter} are refused and counted.
  *
@@ -48,8 +41,6 @@ public final class ExportSource implements FlowSource {
     private static final Logger LOG = LoggerFactory.getLogger(ExportSource.class);
     private static final long EXPIRY_EVERY_MS = 100;
     private static final int DRAIN_BATCH = 1_000;
-    /** After a stop, at most this many batches of each socket: what a full socket buffer holds, not an endless sender. */
-    private static final int FINAL_BATCHES = 100;
 
     private final CollectSettings settings;
     private final DatagramChannel channel;
@@ -64,21 +55,10 @@ public final class ExportSource implements FlowSource {
     private final ExportCounters counters = new ExportCounters();
     private final ExportDecoder decoder;
     private final SflowDecoder sflowDecoder;
-    private final Set<InetAddress> allowed;
-    private final Map<InetAddress, Integer> numbers = new HashMap<>(); // the receiving thread's
-    private final InetAddress[] senders;
-    private final ExporterState[] states; // the decoding thread's
+    private final DatagramReceiver receiver;
+    private final ExporterState[] states; // the decoding thread's, by the receiver's exporter number
     private final int grantedReceiveBuffer;
-    private final DatagramPool pool;
-    private final Thread receiver;
-    private volatile long poolPeak;
-    private volatile long pooled;
-    private volatile Thread decoding;
-    private volatile boolean receiverEnded;
-    private volatile Exception receiveFailure;
-    private volatile boolean waiting;
     private volatile boolean paused;
-    private volatile boolean stopped;
     private volatile BiflowJoiner joiner;
     private final CaptureReadings readings = new JoinerReadings(() -> joiner);
     private volatile long exporterCount;
@@ -96,18 +76,14 @@ public final class ExportSource implements FlowSource {
         this.agent = agent;
         this.runId = runId;
         this.table = table;
-        this.allowed = new HashSet<>(settings.exporters());
         this.decoder = new ExportDecoder(counters, settings.sampling(), settings.templateLifetime().toMillis(),
                 settings.maxTemplates(), settings.maxDomains());
         this.sflowDecoder = new SflowDecoder(counters, settings.sampling(), settings.maxDomains());
-        int bound = Math.min(settings.maxExporters(), 65_536);
-        this.senders = new InetAddress[bound];
-        this.states = new ExporterState[bound];
         DatagramChannel any = channel != null ? channel : sflowChannel;
         this.grantedReceiveBuffer = any.getOption(StandardSocketOptions.SO_RCVBUF);
-        this.pool = new DatagramPool(settings.receivePoolBytes());
-        this.receiver = new Thread(() -> receive(pool), "siteflow-collect-receive");
-        this.receiver.setDaemon(true);
+        this.receiver = new DatagramReceiver(channel, sflowChannel, selector, counters, settings.exporters(),
+                settings.maxExporters(), settings.receivePoolBytes());
+        this.states = new ExporterState[receiver.exporterBound()];
     }
 
     private static String where(InetSocketAddress a) {
@@ -236,12 +212,11 @@ public final class ExportSource implements FlowSource {
         BiflowJoiner j = new BiflowJoiner(agent, listenName != null ? listenName : sflowName, runId, table,
                 sink::accept);
         joiner = j;
-        DatagramPool p = pool;
-        decoding = Thread.currentThread();
+        DatagramPool p = receiver.pool();
         ByteBuffer buf = ByteBuffer.allocate(65536);
         long lastExpiry = 0;
         while (true) {
-            boolean ended = receiverEnded; // read before the pool: what the receiver put in before it ended is seen
+            boolean ended = receiver.ended(); // read before the pool: what was put in before the end is seen
             int n = paused ? 0 : decode(p, buf, j);
             long now = System.currentTimeMillis();
             if (now - lastExpiry >= EXPIRY_EVERY_MS) {
@@ -252,17 +227,14 @@ public final class ExportSource implements FlowSource {
                 if (ended && !paused) {
                     break;
                 }
-                waiting = true;
-                if (paused || p.used() == 0 && !receiverEnded) {
-                    LockSupport.parkNanos(EXPIRY_EVERY_MS * 1_000_000);
-                }
-                waiting = false;
+                receiver.awaitDatagrams(EXPIRY_EVERY_MS * 1_000_000, paused);
             }
         }
         j.flushAll();
         sink.flush();
-        if (receiveFailure != null) {
-            throw new CaptureFailure("collect: udp " + name + ": " + receiveFailure.getMessage(), receiveFailure);
+        Exception failure = receiver.failure();
+        if (failure != null) {
+            throw new CaptureFailure("collect: udp " + name + ": " + failure.getMessage(), failure);
         }
     }
 
@@ -284,97 +256,13 @@ public final class ExportSource implements FlowSource {
         return n;
     }
 
-    /** The receiving thread: the sockets into the pool until stopped, then what is left in them. */
-    private void receive(DatagramPool p) {
-        ByteBuffer scratch = ByteBuffer.allocateDirect(65536);
-        try {
-            while (!stopped) {
-                selector.select(EXPIRY_EVERY_MS);
-                selector.selectedKeys().clear();
-                receiveAll(p, scratch, Integer.MAX_VALUE);
-            }
-            receiveAll(p, scratch, FINAL_BATCHES); // what reached the sockets before the stop
-        } catch (IOException | RuntimeException e) {
-            receiveFailure = e;
-        } finally {
-            receiverEnded = true;
-            LockSupport.unpark(decoding);
-        }
-    }
-
-    /**
-     * Receives from both sockets, batch by batch, until they are empty, at most {@code batches} batches; while running,
-     * until a stop (a sender that never pauses cannot keep it from stopping).
-     */
-    private void receiveAll(DatagramPool p, ByteBuffer scratch, int batches) throws IOException {
-        int n;
-        boolean running = !stopped;
-        do {
-            n = channel == null ? 0 : receiveAll(channel, p, scratch, 0);
-            n += sflowChannel == null ? 0 : receiveAll(sflowChannel, p, scratch, SflowDecoder.KIND);
-        } while (n > 0 && --batches > 0 && (!running || !stopped));
-    }
-
-    private int receiveAll(DatagramChannel from, DatagramPool p, ByteBuffer scratch, int kind) throws IOException {
-        SocketAddress sender;
-        int n = 0;
-        for (; n < DRAIN_BATCH && (sender = from.receive(scratch.clear())) != null; n++) {
-            long now = System.currentTimeMillis();
-            int number = exporterNumber(((InetSocketAddress) sender).getAddress());
-            if (number < 0) {
-                continue;
-            }
-            scratch.flip();
-            int length = scratch.remaining();
-            if (!p.offer(scratch, kind, number, now)) {
-                counters.drop("datagram of " + length + " bytes from exporter " + senders[number].getHostAddress()
-                        + " dropped: the receive pool (" + DatagramPool.size(p.capacity()) + ", --receive-buffer-mb) "
-                        + "is full");
-                continue;
-            }
-            pooled++; // the receiving thread is the one writer
-            long used = p.used();
-            if (used > poolPeak) {
-                poolPeak = used;
-            }
-            if (waiting) {
-                LockSupport.unpark(decoding);
-            }
-        }
-        return n;
-    }
-
-    /**
-     * The receiving thread's number for an exporter (0 up: the pool carries it), or -1 when its datagrams are refused
-     * (not an {@code --exporter}, or beyond the exporter bound), counted.
-     */
-    private int exporterNumber(InetAddress address) {
-        Integer known = numbers.get(address);
-        if (known != null) {
-            return known;
-        }
-        if (!allowed.isEmpty() && !allowed.contains(address) || numbers.size() >= senders.length) {
-            if (counters.refused() == 0) {
-                LOG.warn("collect: datagrams from {} refused ({}); further ones are counted, not logged",
-                        address.getHostAddress(), allowed.isEmpty() ? "more than " + senders.length
-                                + " exporters" : "not an --exporter");
-            }
-            counters.refuse();
-            return -1;
-        }
-        int number = numbers.size();
-        senders[number] = address; // published to the decoding thread with the pool's write position
-        numbers.put(address, number);
-        return number;
-    }
-
     /** The decoding thread's state of exporter {@code number}, made at its first datagram. */
     private ExporterState state(int number) {
         ExporterState ex = states[number];
         if (ex != null) {
             return ex;
         }
-        ByteBuffer raw = ByteBuffer.wrap(senders[number].getAddress()); // no scope id, unlike the text form
+        ByteBuffer raw = ByteBuffer.wrap(receiver.sender(number).getAddress()); // no scope id, unlike the text form
         long hi = raw.remaining() == 4 ? 0 : raw.getLong();
         long lo = raw.remaining() == 4 ? IpAddresses.v4Lo(raw.getInt()) : raw.getLong();
         ex = new ExporterState(hi, lo, IpAddresses.format(hi, lo));
@@ -386,7 +274,7 @@ public final class ExportSource implements FlowSource {
 
     /** Datagrams the receiving thread has put into the pool; safe from any thread. */
     long pooled() {
-        return pooled;
+        return receiver.pooled();
     }
 
     /** Test hook: holds the decoding thread (the receiving thread goes on filling the pool) until resumed. */
@@ -397,13 +285,12 @@ public final class ExportSource implements FlowSource {
     /** Test hook: lets the decoding thread go on. */
     void resumeDecoding() {
         paused = false;
-        LockSupport.unpark(decoding);
+        receiver.wake();
     }
 
     @Override
     public void stop() {
-        stopped = true;
-        selector.wakeup();
+        receiver.stop();
     }
 
     @Override
@@ -451,7 +338,7 @@ public final class ExportSource implements FlowSource {
                 String.format("%d conversations, %d evicted early", j == null ? 0 : j.created(),
                         j == null ? 0 : j.evictions()),
                 String.format("receive pool %s: %d datagrams dropped (full), at most %d bytes held",
-                        DatagramPool.size(settings.receivePoolBytes()), c.dropped(), poolPeak)));
+                        DatagramPool.size(settings.receivePoolBytes()), c.dropped(), receiver.peak())));
         if (sflowChannel != null) {
             lines.add(String.format("sFlow: %d flow samples, %d packets in flows, %d not IP; %d counter samples (%d "
                     + "interface counters); %d skipped by length; %d datagrams lost by sequence numbers; %d "
@@ -464,7 +351,7 @@ public final class ExportSource implements FlowSource {
 
     @Override
     public void close() {
-        stop();
+        receiver.stop();
         try {
             receiver.join(10_000); // it ends at the stop, after what is left in the sockets
         } catch (InterruptedException e) {
