@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
 final class DatagramReceiver {
     private static final Logger LOG = LoggerFactory.getLogger(DatagramReceiver.class);
     private static final int BATCH = 1_000;
-    /** After a stop, at most this many batches of each socket: what a full socket buffer holds, not an endless sender. */
+    /** After a stop, at most this many batches per socket: what a full socket buffer holds, not an endless sender. */
     private static final int FINAL_BATCHES = 100;
     private static final long SELECT_MS = 100;
 
