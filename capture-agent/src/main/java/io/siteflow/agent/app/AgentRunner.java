@@ -4,6 +4,7 @@ import io.siteflow.agent.capture.CaptureException;
 import io.siteflow.agent.capture.CaptureFailure;
 import io.siteflow.agent.capture.CaptureFileException;
 import io.siteflow.agent.config.CaptureOptions;
+import io.siteflow.agent.export.ExportSource;
 import io.siteflow.agent.flow.FlowSink;
 import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.agent.flow.RemoteSiteFilter;
@@ -81,7 +82,8 @@ public final class AgentRunner {
             err.println("capturing on " + options.iface() + Sources.startNote(options, source, choice));
             err.flush();
         } else if (options.collecting()) {
-            err.println("collecting on udp " + source.name());
+            err.println("collecting on udp " + source.name()
+                    + (source instanceof ExportSource e ? e.startNote() : ""));
             err.flush();
         }
         running = source;

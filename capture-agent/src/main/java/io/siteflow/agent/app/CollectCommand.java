@@ -110,6 +110,13 @@ public final class CollectCommand implements Callable<Integer> {
                     + "(UDP exporters resend them). Default: ${DEFAULT-VALUE}.")
     int templateLifetime;
 
+    @Option(names = "--receive-buffer-mb", paramLabel = "MIB",
+            defaultValue = "" + CollectSettings.DEFAULT_RECEIVE_POOL_MB,
+            description = "The collector's own buffer between receiving and decoding, in MiB (1-2047): it takes bursts "
+                    + "the decoder cannot keep up with; what it cannot take is dropped and counted. Default: "
+                    + "${DEFAULT-VALUE}.")
+    int receiveBufferMb;
+
     /** --metrics-port, --metrics-bind. */
     @Mixin
     MetricsOptions metrics;
@@ -128,7 +135,7 @@ public final class CollectCommand implements Callable<Integer> {
         CaptureOptionsBuilder b = CaptureOptions.builder().listen(listen).sflow(sflow).sampling(sampling).agent(agent)
                 .bootstrap(kafkaOptions.bootstrap()).kafkaConfig(kafkaOptions.config()).kafka(kafkaOptions.properties())
                 .activeTimeoutSeconds(activeTimeout).idleTimeoutSeconds(idleTimeout).maxFlows(maxFlows)
-                .templateLifetimeSeconds(templateLifetime);
+                .templateLifetimeSeconds(templateLifetime).receivePoolMb(receiveBufferMb);
         exporters.forEach(b::exporter);
         output.applyTo(b);
         metrics.applyTo(b);

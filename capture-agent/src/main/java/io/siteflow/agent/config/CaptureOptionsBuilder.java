@@ -81,6 +81,7 @@ public final class CaptureOptionsBuilder {
     private final List<String> exporters = new ArrayList<>();
     private int sampling = CollectSettings.DEFAULT_SAMPLING;
     private int templateLifetimeSeconds = CollectSettings.DEFAULT_TEMPLATE_LIFETIME_SECONDS;
+    private int receivePoolMb = CollectSettings.DEFAULT_RECEIVE_POOL_MB;
 
     CaptureOptionsBuilder() {
     }
@@ -127,6 +128,12 @@ public final class CaptureOptionsBuilder {
     /** Collect: a template not refreshed for this long is dropped. */
     public CaptureOptionsBuilder templateLifetimeSeconds(int seconds) {
         this.templateLifetimeSeconds = seconds;
+        return this;
+    }
+
+    /** Collect: the receive pool between the receiving and the decoding thread, in MiB. */
+    public CaptureOptionsBuilder receivePoolMb(int mb) {
+        this.receivePoolMb = mb;
         return this;
     }
 
@@ -431,6 +438,10 @@ public final class CaptureOptionsBuilder {
         if (templateLifetimeSeconds <= 0) {
             throw invalid("--template-lifetime " + templateLifetimeSeconds + ": must be a positive number of seconds");
         }
+        if (receivePoolMb < 1 || receivePoolMb > CollectSettings.MAX_RECEIVE_POOL_MB) {
+            throw invalid("--receive-buffer-mb " + receivePoolMb + ": must be 1 to "
+                    + CollectSettings.MAX_RECEIVE_POOL_MB + " (MiB)");
+        }
         List<InetAddress> accepted = new ArrayList<>();
         for (String e : exporters) {
             accepted.add(address("--exporter " + e, e));
@@ -439,7 +450,8 @@ public final class CaptureOptionsBuilder {
         InetSocketAddress sflowAt = sflow == null ? null : socketAddress("--sflow", sflow);
         return new CollectSettings(at, accepted, sampling, Duration.ofSeconds(templateLifetimeSeconds),
                 CollectSettings.DEFAULT_MAX_TEMPLATES, CollectSettings.DEFAULT_MAX_DOMAINS,
-                CollectSettings.DEFAULT_MAX_EXPORTERS, CollectSettings.DEFAULT_RECEIVE_BUFFER, sflowAt);
+                CollectSettings.DEFAULT_MAX_EXPORTERS, CollectSettings.DEFAULT_RECEIVE_BUFFER, sflowAt,
+                receivePoolMb << 20);
     }
 
     /** {@code ADDRESS:PORT} or {@code [IPv6]:PORT} of {@code option}. */

@@ -35,6 +35,7 @@ public final class BiflowJoiner implements ExportReceiver {
     private final int maxFlows;
     private final Consumer<FlowRecord> out;
     private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>();
+    private final Key probe = new Key();
     private long nowMs;
     private long counter;
     private volatile long held;
@@ -80,12 +81,13 @@ public final class BiflowJoiner implements ExportReceiver {
         int c = compare(f.srcHi, f.srcLo, f.srcPort, f.dstHi, f.dstLo, f.dstPort);
         boolean ab = c <= 0;
         Key key = ab
-                ? new Key(kind, exporter.hi, exporter.lo, domain, f.srcHi, f.srcLo, f.dstHi, f.dstLo,
+                ? probe.set(kind, exporter.hi, exporter.lo, domain, f.srcHi, f.srcLo, f.dstHi, f.dstLo,
                 f.srcPort << 16 | f.dstPort, f.proto)
-                : new Key(kind, exporter.hi, exporter.lo, domain, f.dstHi, f.dstLo, f.srcHi, f.srcLo,
+                : probe.set(kind, exporter.hi, exporter.lo, domain, f.dstHi, f.dstLo, f.srcHi, f.srcLo,
                 f.dstPort << 16 | f.srcPort, f.proto);
         Entry e = entries.get(key);
         if (e == null) {
+            key = key.copy(); // the probe is reused: a new conversation keeps a key of its own
             if (entries.size() >= maxFlows) {
                 Iterator<Entry> eldest = entries.values().iterator();
                 emit(eldest.next(), true);
@@ -191,8 +193,62 @@ public final class BiflowJoiner implements ExportReceiver {
         return c != 0 ? c : Integer.compare(port1, port2);
     }
 
-    /** Socket kind, exporter, domain and the 5-tuple with the lower end ({@code a}) first. */
-    private record Key(int kind, long exHi, long exLo, long domain, long aHi, long aLo, long bHi, long bLo, int ports, int proto) {
+    /**
+     * Socket kind, exporter, domain and the 5-tuple with the lower end ({@code a}) first. Mutable so that one probe
+     * looks every record up without allocating; a key in the table is a {@link #copy} and never changes.
+     */
+    private static final class Key {
+        int kind;
+        long exHi;
+        long exLo;
+        long domain;
+        long aHi;
+        long aLo;
+        long bHi;
+        long bLo;
+        int ports;
+        int proto;
+        private int hash;
+
+        Key set(int kind, long exHi, long exLo, long domain, long aHi, long aLo, long bHi, long bLo, int ports,
+                int proto) {
+            this.kind = kind;
+            this.exHi = exHi;
+            this.exLo = exLo;
+            this.domain = domain;
+            this.aHi = aHi;
+            this.aLo = aLo;
+            this.bHi = bHi;
+            this.bLo = bLo;
+            this.ports = ports;
+            this.proto = proto;
+            long h = exLo * 31 + exHi;
+            h = h * 31 + domain;
+            h = h * 31 + aHi;
+            h = h * 31 + aLo;
+            h = h * 31 + bHi;
+            h = h * 31 + bLo;
+            h = h * 31 + ((long) ports << 16 ^ proto << 1 ^ kind);
+            h *= 0x9E37_79B9_7F4A_7C15L; // spreads the low bits the map indexes by
+            this.hash = (int) (h ^ h >>> 32);
+            return this;
+        }
+
+        Key copy() {
+            return new Key().set(kind, exHi, exLo, domain, aHi, aLo, bHi, bLo, ports, proto);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.aLo == aLo && k.bLo == bLo && k.ports == ports && k.aHi == aHi
+                    && k.bHi == bHi && k.proto == proto && k.domain == domain && k.exLo == exLo && k.exHi == exHi
+                    && k.kind == kind;
+        }
     }
 
     /** One conversation being joined: both directions' counts and the times seen. */

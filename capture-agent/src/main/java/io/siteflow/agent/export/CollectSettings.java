@@ -20,16 +20,22 @@ import java.util.stream.Collectors;
  * @param maxExporters     exporters held at once when {@code exporters} is empty; datagrams of more are refused
  * @param receiveBufferBytes the socket's receive buffer asked of the kernel (SO_RCVBUF; capped by rmem_max)
  * @param sflow            UDP address and port for sFlow v5 datagrams ({@code --sflow}); null: no sFlow socket
+ * @param receivePoolBytes the collector's own buffer between the receiving and the decoding thread
+ *                         ({@code --receive-buffer-mb}), at least 65,552 bytes; datagrams it cannot take are dropped
+ *                         and counted
  */
 public record CollectSettings(InetSocketAddress listen, List<InetAddress> exporters, int sampling,
                               Duration templateLifetime, int maxTemplates, int maxDomains, int maxExporters,
-                              int receiveBufferBytes, InetSocketAddress sflow) {
+                              int receiveBufferBytes, InetSocketAddress sflow, int receivePoolBytes) {
     public static final int DEFAULT_SAMPLING = 1;
     public static final int DEFAULT_TEMPLATE_LIFETIME_SECONDS = 1800;
     public static final int DEFAULT_MAX_TEMPLATES = 512;
     public static final int DEFAULT_MAX_DOMAINS = 64;
     public static final int DEFAULT_MAX_EXPORTERS = 4096;
-    public static final int DEFAULT_RECEIVE_BUFFER = 4 << 20;
+    public static final int DEFAULT_RECEIVE_BUFFER = 32 << 20;
+    /** 128 MiB: about 4.5 s of 1,450-byte datagrams at 20,000 a second. */
+    public static final int DEFAULT_RECEIVE_POOL_MB = 128;
+    public static final int MAX_RECEIVE_POOL_MB = 2047;
 
     public CollectSettings {
         exporters = List.copyOf(exporters);
@@ -45,6 +51,18 @@ public record CollectSettings(InetSocketAddress listen, List<InetAddress> export
         if (maxTemplates < 1 || maxDomains < 1 || maxExporters < 1) {
             throw new IllegalArgumentException("template, domain and exporter bounds must be at least 1");
         }
+        if (receivePoolBytes < DatagramPool.MIN_CAPACITY) {
+            throw new IllegalArgumentException("receive pool of " + receivePoolBytes + " bytes: must be at least "
+                    + DatagramPool.MIN_CAPACITY + " (one datagram of the largest size)");
+        }
+    }
+
+    /** With the default receive pool. */
+    public CollectSettings(InetSocketAddress listen, List<InetAddress> exporters, int sampling,
+            Duration templateLifetime, int maxTemplates, int maxDomains, int maxExporters, int receiveBufferBytes,
+            InetSocketAddress sflow) {
+        this(listen, exporters, sampling, templateLifetime, maxTemplates, maxDomains, maxExporters,
+                receiveBufferBytes, sflow, DEFAULT_RECEIVE_POOL_MB << 20);
     }
 
     /** Without an sFlow socket. */

@@ -21,6 +21,7 @@ public final class ExportCounters {
     private final AtomicLong records = new AtomicLong();
     private final AtomicLong optionsRecords = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong lostRecords = new AtomicLong();
     private final AtomicLong lostPackets = new AtomicLong();
     private final AtomicLong sequenceResets = new AtomicLong();
@@ -51,6 +52,14 @@ public final class ExportCounters {
 
     void refuse() {
         refused.incrementAndGet();
+    }
+
+    /** Counts one datagram the receive pool could not take (received, not decoded); logs the first. */
+    void drop(String message) {
+        datagrams.incrementAndGet();
+        if (dropped.incrementAndGet() == 1) {
+            LOG.warn("collect: {} (the first; further ones are counted, not logged)", message);
+        }
     }
 
     void lostRecords(long n) {
@@ -128,6 +137,14 @@ public final class ExportCounters {
     /** Datagrams from exporters outside {@code --exporter}, or beyond the exporter bound: not decoded. */
     public long refused() {
         return refused.get();
+    }
+
+    /**
+     * Datagrams received from accepted exporters that the collector dropped because its receive pool was full
+     * (decoding fell behind by more than the pool); counted in {@link #datagrams()} too.
+     */
+    public long dropped() {
+        return dropped.get();
     }
 
     /** Flow records lost between exporter and collector (NetFlow v5 and IPFIX sequence numbers count records). */

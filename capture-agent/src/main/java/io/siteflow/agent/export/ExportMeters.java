@@ -17,6 +17,8 @@ final class ExportMeters {
                 .description("datagrams received from accepted exporters").register(r);
         FunctionCounter.builder("siteflow.agent.collect.records", c, ExportCounters::records)
                 .description("flow data records decoded").register(r);
+        FunctionCounter.builder("siteflow.agent.collect.dropped", c, ExportCounters::dropped)
+                .description("datagrams dropped by the collector: its receive pool was full").register(r);
         FunctionCounter.builder("siteflow.agent.collect.refused", c, ExportCounters::refused)
                 .description("datagrams from exporters not accepted (--exporter, or the exporter bound)").register(r);
         FunctionCounter.builder("siteflow.agent.collect.lost", c, ExportCounters::lostRecords).tag("unit", "records")

@@ -11,19 +11,13 @@ import io.siteflow.model.IpAddresses;
 import io.siteflow.model.wire.Heartbeat;
 import java.io.IOException;
 import java.net.Inet4Address;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,13 +25,17 @@ import org.slf4j.LoggerFactory;
  * {@code siteflow collect}'s source: a UDP socket that receives NetFlow v5/v9 and IPFIX datagrams ({@code --listen},
  * {@link ExportDecoder}) and/or one that receives sFlow v5 datagrams ({@code --sflow}, {@link SflowDecoder}), joins
  * the directions ({@link BiflowJoiner}) and gives the records to the sink. The sockets are bound when the source is
- * opened, so the caller can say where it listens before the run starts. One thread receives from both and decodes
- * ({@link #run}); exporters outside {@code --exporter} are refused and counted.
+ * opened, so the caller can say where it listens before the run starts, and the {@link DatagramReceiver}'s thread
+ * reads both into the {@link DatagramPool} ({@code --receive-buffer-mb}) from then on, however long the sinks take to
+ * start; the caller's thread decodes and joins ({@link #run}). A datagram the pool cannot take is dropped and counted
+ * ({@link ExportCounters#dropped}); exporters outside {@code --exporter} are refused and counted.
  *
  * <p>{@link #stats()}: {@code received} is flow records decoded, {@code droppedKernel} is what the sequence numbers
  * say was lost (records for v5 and IPFIX, export packets for v9, datagrams for sFlow), as the heartbeat carries a
  * capture's kernel drops; sFlow's sampled packets count as records received. The heartbeat carries the same counters
- * apart too ({@link #heartbeatCounters()}), and the processor judges a collector's loss from those.
+ * apart too ({@link #heartbeatCounters()}), and the processor judges a collector's loss from those. A datagram the
+ * pool dropped is counted in {@code datagrams} and, as it could not be read, in {@code datagramsMalformed}; its
+ * records show as lost in the sequence numbers once the exporter's next datagram is decoded.
  */
 public final class ExportSource implements FlowSource {
     private static final Logger LOG = LoggerFactory.getLogger(ExportSource.class);
@@ -57,9 +55,10 @@ public final class ExportSource implements FlowSource {
     private final ExportCounters counters = new ExportCounters();
     private final ExportDecoder decoder;
     private final SflowDecoder sflowDecoder;
-    private final Set<InetAddress> allowed;
-    private final Map<InetAddress, ExporterState> exporters = new HashMap<>();
-    private volatile boolean stopped;
+    private final DatagramReceiver receiver;
+    private final ExporterState[] states; // the decoding thread's, by the receiver's exporter number
+    private final int grantedReceiveBuffer;
+    private volatile boolean paused;
     private volatile BiflowJoiner joiner;
     private final CaptureReadings readings = new JoinerReadings(() -> joiner);
     private volatile long exporterCount;
@@ -77,10 +76,14 @@ public final class ExportSource implements FlowSource {
         this.agent = agent;
         this.runId = runId;
         this.table = table;
-        this.allowed = new HashSet<>(settings.exporters());
         this.decoder = new ExportDecoder(counters, settings.sampling(), settings.templateLifetime().toMillis(),
                 settings.maxTemplates(), settings.maxDomains());
         this.sflowDecoder = new SflowDecoder(counters, settings.sampling(), settings.maxDomains());
+        DatagramChannel any = channel != null ? channel : sflowChannel;
+        this.grantedReceiveBuffer = any.getOption(StandardSocketOptions.SO_RCVBUF);
+        this.receiver = new DatagramReceiver(channel, sflowChannel, selector, counters, settings.exporters(),
+                settings.maxExporters(), settings.receivePoolBytes());
+        this.states = new ExporterState[receiver.exporterBound()];
     }
 
     private static String where(InetSocketAddress a) {
@@ -104,7 +107,9 @@ public final class ExportSource implements FlowSource {
             selector = Selector.open();
             channel = settings.listen() == null ? null : bind(settings.listen(), settings, selector);
             sflow = settings.sflow() == null ? null : bind(settings.sflow(), settings, selector);
-            return new ExportSource(settings, channel, sflow, selector, agent, runId, table);
+            ExportSource source = new ExportSource(settings, channel, sflow, selector, agent, runId, table);
+            source.receiver.start(); // from now on datagrams wait in the pool, however long the sinks take to start
+            return source;
         } catch (Bind e) {
             closeAll(e.getCause(), channel, sflow, selector);
             throw new CaptureFailure("collect: cannot listen on udp " + e.where + ": " + e.getCause().getMessage(),
@@ -174,103 +179,118 @@ public final class ExportSource implements FlowSource {
         return sflowName == null ? -1 : Integer.parseInt(sflowName.substring(sflowName.lastIndexOf(':') + 1));
     }
 
+    /**
+     * For the start-up line: the socket receive buffer the kernel granted (as the JDK reads it back) against what was
+     * asked, and the receive pool. When the kernel capped it: the sysctl that raises the cap.
+     */
+    public String startNote() {
+        int asked = settings.receiveBufferBytes();
+        String cap = grantedReceiveBuffer < asked ? " (capped by net.core.rmem_max; raise it: sysctl -w "
+                + "net.core.rmem_max=" + asked + ")" : "";
+        return "; socket receive buffer " + grantedReceiveBuffer + " bytes granted of " + asked + " asked" + cap
+                + ", receive pool " + DatagramPool.size(settings.receivePoolBytes());
+    }
+
+    /** The socket receive buffer the kernel granted (SO_RCVBUF as read back), in bytes. */
+    public int grantedReceiveBuffer() {
+        return grantedReceiveBuffer;
+    }
+
     /** The collector's own counters; safe from any thread. */
     public ExportCounters counters() {
         return counters;
     }
 
+    /**
+     * Decodes and joins, on the caller's thread, what the receiving thread ({@code siteflow-collect-receive}, started
+     * when the source is opened: the sockets into the {@link DatagramPool}, nothing else) puts in the pool, until
+     * {@link #stop}: then what reached the sockets, and what the pool holds, is decoded too, every conversation
+     * handed over and the sink flushed.
+     */
     @Override
     public void run(FlowSink sink) throws CaptureFailure {
         BiflowJoiner j = new BiflowJoiner(agent, listenName != null ? listenName : sflowName, runId, table,
                 sink::accept);
         joiner = j;
+        DatagramPool p = receiver.pool();
         ByteBuffer buf = ByteBuffer.allocate(65536);
         long lastExpiry = 0;
-        try {
-            while (!stopped) {
-                selector.select(EXPIRY_EVERY_MS);
-                selector.selectedKeys().clear();
-                drain(buf, j);
-                long now = System.currentTimeMillis();
-                if (now - lastExpiry >= EXPIRY_EVERY_MS) {
-                    j.expire(now);
-                    lastExpiry = now;
+        while (true) {
+            boolean ended = receiver.ended(); // read before the pool: what was put in before the end is seen
+            int n = paused ? 0 : decode(p, buf, j);
+            long now = System.currentTimeMillis();
+            if (now - lastExpiry >= EXPIRY_EVERY_MS) {
+                j.expire(now);
+                lastExpiry = now;
+            }
+            if (n == 0) {
+                if (ended && !paused) {
+                    break;
                 }
+                receiver.awaitDatagrams(EXPIRY_EVERY_MS * 1_000_000, paused);
             }
-            while (drain(buf, j) == DRAIN_BATCH) {
-                // what reached the socket before the stop is decoded too
-            }
-        } catch (IOException e) {
-            throw new CaptureFailure("collect: udp " + name + ": " + e.getMessage(), e);
         }
         j.flushAll();
         sink.flush();
+        Exception failure = receiver.failure();
+        if (failure != null) {
+            throw new CaptureFailure("collect: udp " + name + ": " + failure.getMessage(), failure);
+        }
     }
 
-    /**
-     * Decodes the datagrams waiting in the socket, at most {@link #DRAIN_BATCH} (the run checks for a stop and expires
-     * conversations between batches); returns how many.
-     */
-    private int drain(ByteBuffer buf, BiflowJoiner j) throws IOException {
+    /** Decodes at most {@link #DRAIN_BATCH} datagrams from the pool (expiry runs between batches); returns how many. */
+    private int decode(DatagramPool p, ByteBuffer buf, BiflowJoiner j) {
         int n = 0;
-        if (channel != null) {
-            j.source(listenName, 0);
-            n = drain(channel, buf, j, false);
-        }
-        if (sflowChannel != null) {
-            j.source(sflowName, SflowDecoder.KIND);
-            n = Math.max(n, drain(sflowChannel, buf, j, true));
-        }
-        return n;
-    }
-
-    private int drain(DatagramChannel from, ByteBuffer buf, BiflowJoiner j, boolean sflow) throws IOException {
-        SocketAddress sender;
-        int n = 0;
-        for (; n < DRAIN_BATCH && (sender = from.receive(buf.clear())) != null; n++) {
-            long now = System.currentTimeMillis();
-            buf.flip();
-            ExporterState ex = exporter(((InetSocketAddress) sender).getAddress());
-            if (ex != null) {
-                j.now(now);
-                if (sflow) {
-                    sflowDecoder.decode(ex, buf, j);
-                } else {
-                    decoder.decode(ex, buf, now, j);
-                }
+        for (int tag; n < DRAIN_BATCH && (tag = p.poll(buf)) >= 0; n++) {
+            long now = p.polledMs();
+            ExporterState ex = state(tag & 0xFFFF);
+            j.now(now);
+            if (tag >>> 16 == SflowDecoder.KIND) {
+                j.source(sflowName, SflowDecoder.KIND);
+                sflowDecoder.decode(ex, buf, j);
+            } else {
+                j.source(listenName, 0);
+                decoder.decode(ex, buf, now, j);
             }
         }
         return n;
     }
 
-    private ExporterState exporter(InetAddress address) {
-        ExporterState ex = exporters.get(address);
+    /** The decoding thread's state of exporter {@code number}, made at its first datagram. */
+    private ExporterState state(int number) {
+        ExporterState ex = states[number];
         if (ex != null) {
             return ex;
         }
-        if (!allowed.isEmpty() && !allowed.contains(address) || exporters.size() >= settings.maxExporters()) {
-            if (counters.refused() == 0) {
-                LOG.warn("collect: datagrams from {} refused ({}); further ones are counted, not logged",
-                        address.getHostAddress(), allowed.isEmpty() ? "more than " + settings.maxExporters()
-                                + " exporters" : "not an --exporter");
-            }
-            counters.refuse();
-            return null;
-        }
-        ByteBuffer raw = ByteBuffer.wrap(address.getAddress()); // no scope id, unlike the text form
+        ByteBuffer raw = ByteBuffer.wrap(receiver.sender(number).getAddress()); // no scope id, unlike the text form
         long hi = raw.remaining() == 4 ? 0 : raw.getLong();
         long lo = raw.remaining() == 4 ? IpAddresses.v4Lo(raw.getInt()) : raw.getLong();
         ex = new ExporterState(hi, lo, IpAddresses.format(hi, lo));
-        exporters.put(address, ex);
-        exporterCount = exporters.size();
+        states[number] = ex;
+        exporterCount++;
         LOG.info("collect: first datagram from exporter {}", ex.address());
         return ex;
     }
 
+    /** Datagrams the receiving thread has put into the pool; safe from any thread. */
+    long pooled() {
+        return receiver.pooled();
+    }
+
+    /** Test hook: holds the decoding thread (the receiving thread goes on filling the pool) until resumed. */
+    void pauseDecoding() {
+        paused = true;
+    }
+
+    /** Test hook: lets the decoding thread go on. */
+    void resumeDecoding() {
+        paused = false;
+        receiver.wake();
+    }
+
     @Override
     public void stop() {
-        stopped = true;
-        selector.wakeup();
+        receiver.stop();
     }
 
     @Override
@@ -286,7 +306,7 @@ public final class ExportSource implements FlowSource {
     public Heartbeat.Export heartbeatCounters() {
         ExportCounters c = counters;
         return new Heartbeat.Export(c.datagrams(), c.records(), c.lostRecords(), c.lostPackets(), c.sflowPackets(),
-                c.sflowLostDatagrams(), c.malformedTotal(), c.refused());
+                c.sflowLostDatagrams(), c.malformedTotal() + c.dropped(), c.refused());
     }
 
     @Override
@@ -316,7 +336,9 @@ public final class ExportSource implements FlowSource {
                         + "resets; %d malformed%s", c.lostRecords(), c.lostPackets(), c.sequenceResets(),
                         c.malformedTotal(), malformed),
                 String.format("%d conversations, %d evicted early", j == null ? 0 : j.created(),
-                        j == null ? 0 : j.evictions())));
+                        j == null ? 0 : j.evictions()),
+                String.format("receive pool %s: %d datagrams dropped (full), at most %d bytes held",
+                        DatagramPool.size(settings.receivePoolBytes()), c.dropped(), receiver.peak())));
         if (sflowChannel != null) {
             lines.add(String.format("sFlow: %d flow samples, %d packets in flows, %d not IP; %d counter samples (%d "
                     + "interface counters); %d skipped by length; %d datagrams lost by sequence numbers; %d "
@@ -329,6 +351,12 @@ public final class ExportSource implements FlowSource {
 
     @Override
     public void close() {
+        receiver.stop();
+        try {
+            receiver.join(10_000); // it ends at the stop, after what is left in the sockets
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             selector.close();
             if (channel != null) {

@@ -48,6 +48,14 @@ class CollectCommandTest {
         assertThat(o.describe()).startsWith("listen=0:0:0:0:0:0:0:1:4739 exporters=[192.0.2.1,2001:db8:0:0:0:0:0:2] "
                 + "sampling=100 templateLifetime=60s remote=[] agent=edge-a");
         assertThat(o.sourceName()).isEqualTo("0:0:0:0:0:0:0:1:4739");
+        assertThat(o.collect().receivePoolBytes()).isEqualTo(128 << 20);
+    }
+
+    @Test
+    void takesTheReceivePoolSizeInMebibytes() throws Exception {
+        CaptureOptions o = options("--listen", "0.0.0.0:2055", "--json", "--agent", "a", "--receive-buffer-mb", "16");
+
+        assertThat(o.collect().receivePoolBytes()).isEqualTo(16 << 20);
     }
 
     @Test
@@ -75,6 +83,8 @@ class CollectCommandTest {
         "--listen 0.0.0.0:2055 --json --sampling 0 | --sampling 0: must be 1 (not sampled) or more",
         "--listen 0.0.0.0:2055 --json --template-lifetime 0 | --template-lifetime 0: must be a positive number of "
             + "seconds",
+        "--listen 0.0.0.0:2055 --json --receive-buffer-mb 0 | --receive-buffer-mb 0: must be 1 to 2047 (MiB)",
+        "--listen 0.0.0.0:2055 --json --receive-buffer-mb 2048 | --receive-buffer-mb 2048: must be 1 to 2047 (MiB)",
         "--sflow 127.0.0.1 --json | --sflow 127.0.0.1: expected ADDRESS:PORT (0.0.0.0:2055, [::]:4739)",
         "--json | one of --listen ADDRESS:PORT (NetFlow v5/v9, IPFIX) and --sflow ADDRESS:PORT (sFlow v5) is "
             + "needed, or both"})

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The collector's UDP source on loopback: datagrams of an exporter outside {@code --exporter} are refused and counted,
  * the accepted exporter's flows become records naming it, a stop flushes what is held, and the counts reach the
- * {@code siteflow_agent_collect_*} meters.
+ * {@code siteflow_agent_collect_*} meters. A burst larger than the socket buffer, received while decoding is held,
+ * waits in the receive pool and is decoded in full, a stop included; what the pool cannot take is counted exactly.
  */
 class ExportSourceIT {
 
@@ -73,7 +74,9 @@ class ExportSourceIT {
                             + "0 options records",
                     "lost by sequence numbers: 0 records (v5, IPFIX), 0 export packets (v9); 0 sequence resets; "
                             + "0 malformed",
-                    "1 conversations, 0 evicted early");
+                    "1 conversations, 0 evicted early",
+                    "receive pool 128 MiB: 0 datagrams dropped (full), at most " + DatagramPool.entryBytes(72)
+                            + " bytes held");
             assertThat(metrics.scrape()).contains("siteflow_agent_collect_refused_total 1.0",
                     "siteflow_agent_collect_datagrams_total 1.0", "siteflow_agent_collect_records_total 1.0",
                     "siteflow_agent_collect_malformed_total{kind=\"no_template\"} 0.0",
@@ -128,6 +131,144 @@ class ExportSourceIT {
                     "siteflow_agent_collect_sflow_packets_total 1.0",
                     "siteflow_agent_collect_sflow_samples_total{type=\"flow\"} 1.0",
                     "siteflow_agent_collect_lost_total{unit=\"sflow_datagrams\"} 0.0");
+        }
+    }
+
+    /** 30-record NetFlow v5 datagrams (1,464 bytes), each record its own conversation. */
+    private static ByteBuffer v5Full(int n) {
+        Datagram d = Datagram.v5(30, 0, 1_764_000_000L, 0, 30L * n, 0, 0);
+        for (int i = 0; i < 30; i++) {
+            d.v5Record(Datagram.ip("10.2.0.20"), Datagram.ip("10.1.0.10"), 1, 100, 0, 0, 10_000 + n % 1_500 * 30 + i,
+                    1521, 0x18, 6);
+        }
+        return d.build();
+    }
+
+    private static CollectSettings small(int receivePoolBytes) {
+        InetSocketAddress any = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        CollectSettings d = CollectSettings.defaults(any, List.of(), 1);
+        return new CollectSettings(any, List.of(), 1, d.templateLifetime(), d.maxTemplates(), d.maxDomains(),
+                d.maxExporters(), 65_536, null, receivePoolBytes);
+    }
+
+    private static CompletableFuture<Void> runAsync(ExportSource source, List<FlowRecord> records) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                source.run(FlowSink.to(records::add));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    /**
+     * Sends datagrams {@code from} to {@code to} (exclusive) in chunks well inside the socket buffer, each chunk once
+     * the receiving thread has taken the one before (so the kernel drops none, however slow this machine is).
+     */
+    private static void burst(ExportSource source, DatagramSocket s, int from, int to) throws Exception {
+        for (int n = from; n < to; n++) {
+            ByteBuffer d = v5Full(n);
+            s.send(new DatagramPacket(d.array(), d.limit(), InetAddress.getLoopbackAddress(), source.port()));
+            if ((n + 1) % 16 == 0 || n + 1 == to) {
+                long sent = n + 1;
+                await().atMost(Duration.ofSeconds(60))
+                        .until(() -> source.pooled() + source.counters().dropped() == sent);
+            }
+        }
+    }
+
+    @Test
+    void decodesInFullABurstLargerThanTheSocketBufferReceivedWhileDecodingIsHeldAndStopped() throws Exception {
+        int count = 400;
+        List<FlowRecord> records = new CopyOnWriteArrayList<>();
+        try (ExportSource source = ExportSource.open(small(8 << 20), "edge-b", "run", FlowTableConfig.DEFAULTS);
+                DatagramSocket s = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            source.pauseDecoding();
+            CompletableFuture<Void> run = runAsync(source, records);
+
+            burst(source, s, 0, count);
+            assertThat((long) count * v5Full(0).limit()).isGreaterThan(4L * source.grantedReceiveBuffer());
+            assertThat(source.counters().datagrams()).isZero(); // nothing decoded yet: all of it waits in the pool
+            assertThat(UdpSockets.find(source.port()).drops()).isZero();
+            source.stop(); // as SIGTERM does, while decoding is still held
+            source.resumeDecoding();
+            run.get(60, TimeUnit.SECONDS);
+
+            assertThat(source.pooled()).isEqualTo(count);
+            assertThat(source.counters().datagrams()).isEqualTo(count);
+            assertThat(source.counters().records()).isEqualTo(30L * count);
+            assertThat(source.counters().lostRecords()).isZero();
+            assertThat(source.counters().dropped()).isZero();
+            assertThat(records).hasSize(30 * count);
+            assertThat(records.stream().mapToLong(FlowRecord::bytes).sum()).isEqualTo(100L * 30 * count);
+            assertThat(source.summary()).last().isEqualTo("receive pool 8 MiB: 0 datagrams dropped (full), at most "
+                    + count * DatagramPool.entryBytes(1_464) + " bytes held");
+        }
+    }
+
+    @Test
+    void countsExactlyTheDatagramsThePoolCannotTakeAndTheirRecordsAsLostByTheSequenceNumbers() throws Exception {
+        int fit = 100;
+        int count = 250;
+        List<FlowRecord> records = new CopyOnWriteArrayList<>();
+        try (ExportSource source = ExportSource.open(small(fit * DatagramPool.entryBytes(1_464)), "edge-b", "run",
+                FlowTableConfig.DEFAULTS);
+                AgentMetrics metrics = AgentMetrics.start(null, null, source.readings(), source);
+                DatagramSocket s = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            source.registerMeters(metrics.registry());
+            source.pauseDecoding();
+            CompletableFuture<Void> run = runAsync(source, records);
+
+            burst(source, s, 0, count);
+            assertThat(source.pooled()).isEqualTo(fit);
+            assertThat(source.counters().dropped()).isEqualTo(count - fit);
+            assertThat(UdpSockets.find(source.port()).drops()).isZero();
+            source.resumeDecoding();
+            await().atMost(Duration.ofSeconds(60)).until(() -> source.counters().records() == 30L * fit);
+            burst(source, s, count, count + 1); // the exporter's next datagram shows the gap
+            await().atMost(Duration.ofSeconds(60)).until(() -> source.counters().records() == 30L * (fit + 1));
+            source.stop();
+            run.get(60, TimeUnit.SECONDS);
+
+            assertThat(source.counters().datagrams()).isEqualTo(count + 1);
+            assertThat(source.counters().lostRecords()).isEqualTo(30L * (count - fit));
+            assertThat(source.heartbeatCounters()).isEqualTo(new io.siteflow.model.wire.Heartbeat.Export(count + 1,
+                    30L * (fit + 1), 30L * (count - fit), 0, 0, 0, count - fit, 0));
+            assertThat(source.summary()).last().isEqualTo("receive pool " + fit * 1_480 + " bytes: " + (count - fit)
+                    + " datagrams dropped (full), at most " + fit * 1_480 + " bytes held");
+            assertThat(metrics.scrape()).contains("siteflow_agent_collect_dropped_total 150.0");
+        }
+    }
+
+    @Test
+    void stopsWhileASenderNeverPausesAndDecodesAllItReceived() throws Exception {
+        List<FlowRecord> records = new CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicBoolean sending = new java.util.concurrent.atomic.AtomicBoolean(true);
+        try (ExportSource source = ExportSource.open(small(8 << 20), "edge-b", "run", FlowTableConfig.DEFAULTS);
+                DatagramSocket s = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            CompletableFuture<Void> run = runAsync(source, records);
+            CompletableFuture<Void> sender = CompletableFuture.runAsync(() -> {
+                for (int n = 0; sending.get(); n++) {
+                    ByteBuffer d = v5Full(n);
+                    try {
+                        s.send(new DatagramPacket(d.array(), d.limit(), InetAddress.getLoopbackAddress(),
+                                source.port()));
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+            });
+            await().atMost(Duration.ofSeconds(60)).until(() -> source.counters().records() >= 3_000);
+            source.stop();
+            run.get(60, TimeUnit.SECONDS); // while the sender still sends
+            boolean stillSending = !sender.isDone();
+            sending.set(false);
+            sender.get(60, TimeUnit.SECONDS);
+
+            assertThat(stillSending).isTrue();
+            assertThat(source.counters().datagrams()).isEqualTo(source.pooled());
+            assertThat(source.counters().records()).isEqualTo(30 * source.pooled());
+            assertThat(records.stream().mapToLong(FlowRecord::bytes).sum()).isEqualTo(100 * 30 * source.pooled());
         }
     }
 }
