@@ -68,7 +68,7 @@ class CollectToKafkaIT {
             CompletableFuture<Void> reader = CompletableFuture.runAsync(() -> readAll(collect, err));
             try {
                 int port = await().atMost(GUARD).until(() -> listeningPort(err, reader), p -> p > 0);
-                runPmacctd(capture, port);
+                PmacctdIpfix.export(dir, capture, port);
                 // the collector has been idle for a heartbeat interval: two heartbeats in a row say the same
                 Heartbeat settled = await().atMost(GUARD).until(() -> settled(broker.bootstrap()), h -> h != null);
                 terminate(collect);
@@ -102,22 +102,6 @@ class CollectToKafkaIT {
             } finally {
                 collect.destroyForcibly();
             }
-        }
-    }
-
-    private void runPmacctd(Path capture, int port) throws Exception {
-        Path conf = dir.resolve("pmacctd.conf");
-        Files.writeString(conf, String.join("\n", "daemonize: false", "pcap_savefile: " + capture,
-                "pcap_savefile_wait: false", "plugins: nfprobe", "nfprobe_receiver: 127.0.0.1:" + port,
-                "nfprobe_version: 10", "nfprobe_timeouts: maxlife=5:expint=1", "plugin_pipe_size: 10240000",
-                "plugin_buffer_size: 10240", ""));
-        Process p = new ProcessBuilder("pmacctd", "-f", conf.toString()).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("pmacctd.log").toFile()).start();
-        try {
-            assertThat(p.waitFor(GUARD.toSeconds(), TimeUnit.SECONDS)).isTrue();
-            assertThat(p.exitValue()).isZero();
-        } finally {
-            p.destroyForcibly();
         }
     }
 

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.siteflow.cli.CommandRun;
 import io.siteflow.cli.SiteflowCommand;
+import io.siteflow.cli.collect.PmacctdIpfix;
 import io.siteflow.synth.CapturePoint;
 import io.siteflow.synth.StretchedClusterScenario;
 import java.io.ByteArrayOutputStream;
@@ -68,7 +69,7 @@ class IpfixFileAuditIT {
             AtomicBoolean exporterDone = new AtomicBoolean();
             CompletableFuture<Long> forwarded = CompletableFuture.supplyAsync(() -> forward(receiver, port, file,
                     exporterDone));
-            runPmacctd(capture, receiver.getLocalPort());
+            PmacctdIpfix.export(dir, capture, receiver.getLocalPort());
             exporterDone.set(true);
             long datagrams = forwarded.get(GUARD.toSeconds(), TimeUnit.SECONDS);
             Files.write(ipfix, file.toByteArray());
@@ -125,27 +126,6 @@ class IpfixFileAuditIT {
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private void runPmacctd(Path capture, int port) throws Exception {
-        Path conf = dir.resolve("pmacctd.conf");
-        Files.writeString(conf, String.join("\n", "daemonize: false", "pcap_savefile: " + capture,
-                "pcap_savefile_wait: false", "plugins: nfprobe", "nfprobe_receiver: 127.0.0.1:" + port,
-                "nfprobe_version: 10", "nfprobe_timeouts: maxlife=5:expint=1", "plugin_pipe_size: 10240000",
-                "plugin_buffer_size: 10240", ""));
-        Path log = dir.resolve("pmacctd.log");
-        Process p = new ProcessBuilder("pmacctd", "-f", conf.toString()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
-        try {
-            assertThat(p.waitFor(GUARD.toSeconds(), TimeUnit.SECONDS)).isTrue();
-            // exit 1 only when its plugin stopped before the core looked, everything sent (ExportProcesses)
-            String out = Files.readString(log);
-            boolean pluginWentFirst = p.exitValue() == 1 && out.contains("no more plugins active. Shutting down.")
-                    && !out.contains("ERROR");
-            assertThat(p.exitValue() == 0 || pluginWentFirst).as(out).isTrue();
-        } finally {
-            p.destroyForcibly();
         }
     }
 
