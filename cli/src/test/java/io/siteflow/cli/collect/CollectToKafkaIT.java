@@ -68,7 +68,7 @@ class CollectToKafkaIT {
             CompletableFuture<Void> reader = CompletableFuture.runAsync(() -> readAll(collect, err));
             try {
                 int port = await().atMost(GUARD).until(() -> listeningPort(err, reader), p -> p > 0);
-                PmacctdIpfix.export(dir, capture, port);
+                PmacctdExport.export(dir, capture, port, 10);
                 // the collector has been idle for a heartbeat interval: two heartbeats in a row say the same
                 Heartbeat settled = await().atMost(GUARD).until(() -> settled(broker.bootstrap()), h -> h != null);
                 terminate(collect);

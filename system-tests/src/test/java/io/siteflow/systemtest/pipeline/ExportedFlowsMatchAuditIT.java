@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.siteflow.agent.app.CollectMain;
 import io.siteflow.broker.EmbeddedKafkaBroker;
 import io.siteflow.cli.CommandRun;
+import io.siteflow.cli.collect.PmacctdExport;
 import io.siteflow.model.wire.Heartbeat;
 import io.siteflow.processor.http.ApiServer;
 import io.siteflow.synth.CapturePoint;
@@ -128,7 +129,7 @@ class ExportedFlowsMatchAuditIT {
                     int port = Awaitility.await().atMost(GUARD).until(() -> listeningPort(collect, log), n -> n > 0);
                     V5Tee tee = new V5Tee(port, drop);
                     try {
-                        runPmacctd(run, writeCapture(run), tee.port());
+                        PmacctdExport.export(run, writeCapture(run), tee.port(), 5);
                     } finally {
                         tee.close();
                     }
@@ -152,29 +153,6 @@ class ExportedFlowsMatchAuditIT {
                     collect.destroyForcibly();
                 }
             }
-        }
-    }
-
-    private static void runPmacctd(Path run, Path capture, int teePort) throws Exception {
-        Path conf = run.resolve("pmacctd.conf");
-        Files.writeString(conf, String.join("\n", "daemonize: false", "pcap_savefile: " + capture,
-                "pcap_savefile_wait: false", "plugins: nfprobe", "nfprobe_receiver: 127.0.0.1:" + teePort,
-                "nfprobe_version: 5", "nfprobe_timeouts: maxlife=5:expint=1", "plugin_pipe_size: 10240000",
-                "plugin_buffer_size: 10240", ""));
-        Path log = run.resolve("pmacctd.log");
-        Process p = new ProcessBuilder("pmacctd", "-f", conf.toString()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
-        try {
-            assertThat(p.waitFor(GUARD.toSeconds(), TimeUnit.SECONDS)).as("pmacctd ended at the end of the file")
-                    .isTrue();
-            String out = Files.readString(log);
-            // the exit 1 when pmacctd's plugin stopped before its core looked (everything sent): capture-agent's
-            // ExportProcesses.runPmacctd explains it; any other failure fails
-            boolean pluginWentFirst = p.exitValue() == 1 && out.contains("Shutting down on user request.")
-                    && out.contains("no more plugins active. Shutting down.") && !out.contains("ERROR");
-            assertThat(p.exitValue() == 0 || pluginWentFirst).as(out).isTrue();
-        } finally {
-            p.destroyForcibly();
         }
     }
 

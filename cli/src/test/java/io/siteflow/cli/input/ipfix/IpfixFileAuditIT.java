@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.siteflow.cli.CommandRun;
 import io.siteflow.cli.SiteflowCommand;
-import io.siteflow.cli.collect.PmacctdIpfix;
+import io.siteflow.cli.collect.PmacctdExport;
 import io.siteflow.synth.CapturePoint;
 import io.siteflow.synth.StretchedClusterScenario;
 import java.io.ByteArrayOutputStream;
@@ -69,7 +69,7 @@ class IpfixFileAuditIT {
             AtomicBoolean exporterDone = new AtomicBoolean();
             CompletableFuture<Long> forwarded = CompletableFuture.supplyAsync(() -> forward(receiver, port, file,
                     exporterDone));
-            PmacctdIpfix.export(dir, capture, receiver.getLocalPort());
+            PmacctdExport.export(dir, capture, receiver.getLocalPort(), 10);
             exporterDone.set(true);
             long datagrams = forwarded.get(GUARD.toSeconds(), TimeUnit.SECONDS);
             Files.write(ipfix, file.toByteArray());

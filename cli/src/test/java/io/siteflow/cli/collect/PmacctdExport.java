@@ -7,24 +7,28 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-/** pmacctd's nfprobe plugin exporting a capture file as IPFIX to a loopback port: the cli ITs' real exporter. */
-public final class PmacctdIpfix {
+/**
+ * pmacctd's nfprobe plugin exporting a capture file as NetFlow or IPFIX to a loopback port: the real exporter of the
+ * cli and system ITs.
+ */
+public final class PmacctdExport {
     private static final Duration GUARD = Duration.ofSeconds(120);
 
-    private PmacctdIpfix() {
+    private PmacctdExport() {
     }
 
     /**
-     * Runs pmacctd over {@code capture} until it has read the file, sending IPFIX to {@code 127.0.0.1:port}; its
+     * Runs pmacctd over {@code capture} until it has read the file, sending NetFlow {@code version} (5, 9) or IPFIX
+     * (10) to {@code 127.0.0.1:port}; its
      * configuration and log go to {@code dir}. At the end of the file pmacctd's core asks the plugin to stop; when the
      * plugin has gone before the core looks, the core logs "no more plugins active" and exits 1 with everything sent
      * (capture-agent's {@code ExportProcesses} says more): that exit is taken, any other failure fails with the log.
      */
-    public static void export(Path dir, Path capture, int port) throws Exception {
+    public static void export(Path dir, Path capture, int port, int version) throws Exception {
         Path conf = dir.resolve("pmacctd.conf");
         Files.writeString(conf, String.join("\n", "daemonize: false", "pcap_savefile: " + capture,
                 "pcap_savefile_wait: false", "plugins: nfprobe", "nfprobe_receiver: 127.0.0.1:" + port,
-                "nfprobe_version: 10", "nfprobe_timeouts: maxlife=5:expint=1", "plugin_pipe_size: 10240000",
+                "nfprobe_version: " + version, "nfprobe_timeouts: maxlife=5:expint=1", "plugin_pipe_size: 10240000",
                 "plugin_buffer_size: 10240", ""));
         Path log = dir.resolve("pmacctd.log");
         Process p = new ProcessBuilder("pmacctd", "-f", conf.toString()).redirectErrorStream(true)
