@@ -480,11 +480,7 @@ final class FlowProgram implements AutoCloseable {
     private int consumePayloads(Consumer<KernelPayload> to) throws CaptureFailure {
         payloadsTo = to;
         try {
-            int n = bpf.ring_buffer__consume(payloadRing);
-            if (n < 0) {
-                throw new CaptureFailure("ebpf: reading the payloads ring buffer: " + Errno.describe(-n));
-            }
-            return n;
+            return consume(payloadRing, "payloads");
         } finally {
             payloadsTo = null;
         }
@@ -493,14 +489,19 @@ final class FlowProgram implements AutoCloseable {
     private int consumeOverflow(Consumer<KernelFlowEntry> each) throws CaptureFailure {
         draining = each;
         try {
-            int n = bpf.ring_buffer__consume(ring);
-            if (n < 0) {
-                throw new CaptureFailure("ebpf: reading the overflow ring buffer: " + Errno.describe(-n));
-            }
-            return n;
+            return consume(ring, "overflow");
         } finally {
             draining = null;
         }
+    }
+
+    /** Reads every event waiting in a ring buffer through its callback; the count read. */
+    private int consume(Pointer ringBuffer, String name) throws CaptureFailure {
+        int n = bpf.ring_buffer__consume(ringBuffer);
+        if (n < 0) {
+            throw new CaptureFailure("ebpf: reading the " + name + " ring buffer: " + Errno.describe(-n));
+        }
+        return n;
     }
 
     /** Drains both flow maps (after {@link #detach()}: nothing writes them any more). */

@@ -13,10 +13,6 @@ import io.siteflow.model.wire.Heartbeat;
 import io.siteflow.model.wire.Topics;
 import io.siteflow.synth.CapturePoint;
 import io.siteflow.synth.StretchedClusterScenario;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,7 +42,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CollectToKafkaIT {
     private static final Duration GUARD = Duration.ofSeconds(120);
-    private static final Pattern LISTENING = Pattern.compile("collecting on udp 127\\.0\\.0\\.1:(\\d+)");
 
     @TempDir
     Path dir;
@@ -65,13 +60,13 @@ class CollectToKafkaIT {
                     "collect", "--listen", "127.0.0.1:0", "--json=" + json, "--bootstrap", broker.bootstrap(),
                     "--agent", "edge-b", "--spool-dir", dir.resolve("spool").toString()).start();
             StringBuffer err = new StringBuffer();
-            CompletableFuture<Void> reader = CompletableFuture.runAsync(() -> readAll(collect, err));
+            CompletableFuture<Void> reader = CompletableFuture.runAsync(() -> CollectChild.readAll(collect, err));
             try {
-                int port = await().atMost(GUARD).until(() -> listeningPort(err, reader), p -> p > 0);
+                int port = await().atMost(GUARD).until(() -> CollectChild.listeningPort(err, reader), p -> p > 0);
                 PmacctdExport.export(dir, capture, port, 10);
                 // the collector has been idle for a heartbeat interval: two heartbeats in a row say the same
                 Heartbeat settled = await().atMost(GUARD).until(() -> settled(broker.bootstrap()), h -> h != null);
-                terminate(collect);
+                CollectChild.terminate(collect);
                 assertThat(collect.waitFor(GUARD.toSeconds(), TimeUnit.SECONDS)).isTrue();
                 reader.get(GUARD.toSeconds(), TimeUnit.SECONDS);
                 assertThat(collect.exitValue()).as(err.toString()).isZero();
@@ -140,33 +135,5 @@ class CollectToKafkaIT {
             }
             return out;
         }
-    }
-
-    private static void terminate(Process p) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).inheritIO().start();
-        assertThat(kill.waitFor(GUARD.toSeconds(), TimeUnit.SECONDS)).isTrue();
-    }
-
-    private static void readAll(Process p, StringBuffer sb) {
-        try (var in = new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8)) {
-            char[] buf = new char[4096];
-            int n;
-            while ((n = in.read(buf)) >= 0) {
-                sb.append(buf, 0, n);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static int listeningPort(StringBuffer err, CompletableFuture<Void> reader) {
-        Matcher m = LISTENING.matcher(err);
-        if (m.find()) {
-            return Integer.parseInt(m.group(1));
-        }
-        if (reader.isDone()) {
-            throw new AssertionError("siteflow collect ended before it listened: " + err);
-        }
-        return 0;
     }
 }

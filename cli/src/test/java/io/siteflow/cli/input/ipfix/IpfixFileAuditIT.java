@@ -7,19 +7,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.siteflow.cli.CommandRun;
 import io.siteflow.cli.SiteflowCommand;
+import io.siteflow.cli.collect.CollectChild;
 import io.siteflow.cli.collect.PmacctdExport;
 import io.siteflow.synth.CapturePoint;
 import io.siteflow.synth.StretchedClusterScenario;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +41,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class IpfixFileAuditIT {
     private static final Duration GUARD = Duration.ofSeconds(120);
-    private static final Pattern LISTENING = Pattern.compile("collecting on udp 127\\.0\\.0\\.1:(\\d+)");
     private static final Pattern DATAGRAMS = Pattern.compile("(\\d+) datagrams from 1 exporters");
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -62,9 +60,9 @@ class IpfixFileAuditIT {
                 "-Xmx256m", "-cp", System.getProperty("java.class.path"), SiteflowCommand.class.getName(),
                 "collect", "--listen", "127.0.0.1:0", "--json=" + json, "--agent", "edge-b").start();
         StringBuffer err = new StringBuffer();
-        CompletableFuture<Void> reader = CompletableFuture.runAsync(() -> readAll(collect, err));
+        CompletableFuture<Void> reader = CompletableFuture.runAsync(() -> CollectChild.readAll(collect, err));
         try (DatagramSocket receiver = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
-            int port = await().atMost(GUARD).until(() -> listeningPort(err, reader), p -> p > 0);
+            int port = await().atMost(GUARD).until(() -> CollectChild.listeningPort(err, reader), p -> p > 0);
             ByteArrayOutputStream file = new ByteArrayOutputStream();
             AtomicBoolean exporterDone = new AtomicBoolean();
             CompletableFuture<Long> forwarded = CompletableFuture.supplyAsync(() -> forward(receiver, port, file,
@@ -74,7 +72,7 @@ class IpfixFileAuditIT {
             long datagrams = forwarded.get(GUARD.toSeconds(), TimeUnit.SECONDS);
             Files.write(ipfix, file.toByteArray());
 
-            terminate(collect);
+            CollectChild.terminate(collect);
             assertThat(collect.waitFor(GUARD.toSeconds(), TimeUnit.SECONDS)).isTrue();
             reader.get(GUARD.toSeconds(), TimeUnit.SECONDS);
             assertThat(collect.exitValue()).as(err.toString()).isZero();
@@ -127,33 +125,5 @@ class IpfixFileAuditIT {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static void terminate(Process p) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).inheritIO().start();
-        assertThat(kill.waitFor(GUARD.toSeconds(), TimeUnit.SECONDS)).isTrue();
-    }
-
-    private static void readAll(Process p, StringBuffer sb) {
-        try (var in = new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8)) {
-            char[] buf = new char[4096];
-            int n;
-            while ((n = in.read(buf)) >= 0) {
-                sb.append(buf, 0, n);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static int listeningPort(StringBuffer err, CompletableFuture<Void> reader) {
-        Matcher m = LISTENING.matcher(err);
-        if (m.find()) {
-            return Integer.parseInt(m.group(1));
-        }
-        if (reader.isDone()) {
-            throw new AssertionError("siteflow collect ended before it listened: " + err);
-        }
-        return 0;
     }
 }
