@@ -1,7 +1,6 @@
 package io.siteflow.systemtest.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -69,10 +68,16 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Mid-traffic the leader of the {@code siteflow.flows} partition that carries the agent's records is killed with
  * SIGKILL (by PID) and, once a new leader has taken records, restarted. After the traffic: the processor's
  * cumulative verdicts equal {@code siteflow audit} of the tcpdump capture exactly (the verdict JSON: bytes per
- * category and per address, DB share, verdict, top flows, DB connections; the round-trip times within the 1 µs of
- * the file's timestamps), the records on {@code siteflow.flows} are exactly the agent's
+ * category and per address, DB share, verdict, top flows, DB connections, the number of round-trip samples) and,
+ * round-trip times included, {@code siteflow audit} of the agent's own JSON records; the records on
+ * {@code siteflow.flows} are exactly the agent's
  * records (each once) and carry, per category, exactly the packets and bytes of the capture; and no log line of the
  * run (brokers at INFO, the agent's and processor's Kafka clients at INFO) holds a password or a JAAS config.
+ *
+ * <p>The round-trip figures are not compared with tcpdump's: two packet sockets on one interface share the kernel's
+ * time stamp of a packet the host sends, but each stamps a received packet itself when the packet reaches it (on
+ * this kernel 0-224 µs apart, measured with two tcpdumps on one veth), so a handshake whose SYN and ACK both arrive
+ * from the other namespace can differ by more than a file's 1 µs between two observers of the same packets.
  */
 class SecureClusterFailoverIT {
     private static final String APP = "it-failover";
@@ -161,7 +166,13 @@ class SecureClusterFailoverIT {
                 Awaitility.await("cumulative verdicts equal the audit of the capture").atMost(Duration.ofMinutes(2))
                         .ignoreExceptions().untilAsserted(() -> assertThat(withoutRtt(Offline.nodes(
                                 processor.cumulativeVerdicts()))).isEqualTo(withoutRtt(expected)));
-                assertSameRtt(Offline.nodes(processor.cumulativeVerdicts()).get(0), expected.get(0));
+                assertThat(Offline.nodes(processor.cumulativeVerdicts()).get(0).at("/rttMicros/samples").asLong())
+                        .as("RTT samples").isPositive().isEqualTo(expected.get(0).at("/rttMicros/samples").asLong());
+                CommandRun ofRecords = CommandRun.of("audit", json.toString(), "--sites", sites.toString(),
+                        "--format", "json");
+                assertThat(ofRecords.exitCode()).as(ofRecords.err()).isZero();
+                assertThat(Offline.nodes(processor.cumulativeVerdicts())).as("verdicts, round-trip times included")
+                        .isEqualTo(Offline.list(JSON.readTree(ofRecords.out()).get("verdicts")));
 
                 List<FlowRecord> onTopic = flowsTopic();
                 assertThat(sorted(onTopic)).as("records on %s", Topics.FLOWS).isEqualTo(sorted(records));
@@ -408,14 +419,5 @@ class SecureClusterFailoverIT {
             out.add(copy);
         }
         return out;
-    }
-
-    /** The same RTT samples, each figure within the 1 µs of a pcap file's timestamps. */
-    private static void assertSameRtt(JsonNode live, JsonNode file) {
-        assertThat(live.at("/rttMicros/samples").asLong()).as("RTT samples").isPositive()
-                .isEqualTo(file.at("/rttMicros/samples").asLong());
-        for (String figure : List.of("/rttMicros/p50", "/rttMicros/p95", "/rttMicros/max", "/dbCalls/rttMicros")) {
-            assertThat(live.at(figure).asLong()).as(figure).isCloseTo(file.at(figure).asLong(), within(1L));
-        }
     }
 }
