@@ -34,7 +34,7 @@ abstract class KubernetesManifestRules {
     /** The capabilities the agent container adds (everything else is dropped). */
     abstract List<String> agentCapabilities();
 
-    /** The agent's {@code --backend}: {@code pcap} when the arguments leave it at its default. */
+    /** The agent's {@code --backend}, named in its arguments (the command's default, auto, would probe). */
     abstract String agentBackend();
 
     static Container only(List<Container> containers) {
@@ -123,7 +123,7 @@ abstract class KubernetesManifestRules {
 
         assertThat(agent.getCommand()).containsExactly("/opt/siteflow/bin/siteflow");
         assertThat(capture.commandSpec().name()).isEqualTo("capture");
-        assertThat((String) capture.matchedOptionValue("--backend", "pcap")).isEqualTo(agentBackend());
+        assertThat((String) capture.matchedOptionValue("--backend", null)).isEqualTo(agentBackend());
         assertThat((String) capture.matchedOptionValue("-i", null)).isEqualTo("eth0");
         assertThat(capture.matchedOption("-F").<List<String>>getValue()).containsExactly("10.1.0.0/16");
         assertThat((String) capture.matchedOptionValue("--bootstrap", null))

@@ -98,9 +98,12 @@ class SystemdUnitsTest {
 
         assertThat(capture.commandSpec().name()).isEqualTo("capture");
         assertThat((String) capture.matchedOptionValue("--backend", null)).isEqualTo("ebpf");
-        List<String> withoutBackend = new java.util.ArrayList<>(words);
-        withoutBackend.subList(words.indexOf("--backend"), words.indexOf("--backend") + 2).clear();
-        assertThat(withoutBackend).isEqualTo(pcap.execStart(sampleEnvironment(pcap)));
+        List<String> pcapWords = pcap.execStart(sampleEnvironment(pcap));
+        assertThat((String) SiteflowCli.parseSubcommand(pcapWords.subList(1, pcapWords.size()))
+                .matchedOptionValue("--backend", null)).as("the libpcap unit names its backend").isEqualTo("pcap");
+        List<String> asPcap = new java.util.ArrayList<>(words);
+        asPcap.set(words.indexOf("--backend") + 1, "pcap");
+        assertThat(asPcap).isEqualTo(pcapWords);
     }
 
     @ParameterizedTest

@@ -142,14 +142,15 @@ public final class CaptureCommand implements Callable<Integer> {
                     + "Default: ${DEFAULT-VALUE}.")
     int workers;
 
-    @Option(names = "--backend", paramLabel = "pcap|ebpf|auto", defaultValue = "pcap",
-            description = "Live: pcap reads every packet through libpcap and aggregates flows in the agent; ebpf "
-                    + "attaches a TC program to IFACE (ingress and egress) that aggregates flows in the kernel, with "
-                    + "the -F networks filtered there, and drains them every second (no work per packet in the "
+    @Option(names = "--backend", paramLabel = "pcap|ebpf|auto", defaultValue = "auto",
+            description = "Live: pcap reads every packet from the kernel's ring and aggregates flows in the agent; "
+                    + "ebpf attaches a TC program to IFACE (ingress and egress) that aggregates flows in the kernel, "
+                    + "with the -F networks filtered there, and drains them every second (no work per packet in the "
                     + "agent; L7, SNI and DB calls from the first payload bytes and the changes of direction the "
-                    + "kernel sends; needs root or CAP_BPF + CAP_NET_ADMIN, Linux 5.12, libbpf1; --workers is "
-                    + "ignored; no --text report; see capture-agent/docs/ebpf.md); auto takes ebpf where it can run, "
-                    + "else pcap, and says which and why when it starts. Default: ${DEFAULT-VALUE}.")
+                    + "kernel sends; needs root or CAP_BPF + CAP_PERFMON + CAP_NET_ADMIN, Linux 5.12, libbpf1, an "
+                    + "Ethernet interface; --workers is ignored; no --text report; see capture-agent/docs/ebpf.md); "
+                    + "auto takes ebpf where it can run, else pcap (also for --text and --workers above 1), and "
+                    + "says which and why when it starts. Default: ${DEFAULT-VALUE}.")
     String backend;
 
     @Option(names = "--capture-api", paramLabel = "ring|libpcap", defaultValue = "ring",

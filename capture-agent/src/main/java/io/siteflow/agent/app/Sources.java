@@ -16,6 +16,7 @@ import io.siteflow.agent.export.ExportSource;
 import io.siteflow.agent.pipeline.PacketFlows;
 import io.siteflow.agent.pipeline.Pipeline;
 import io.siteflow.agent.source.FlowSource;
+import java.util.Optional;
 
 /**
  * Opens the source the options name, as a {@link FlowSource}: the one line where a kind of source is chosen. A
@@ -40,8 +41,9 @@ final class Sources {
     }
 
     /**
-     * {@code --backend auto}: ebpf where {@link EbpfProbe} finds the kernel, the capabilities and libbpf it needs and
-     * the program loads, else pcap, with the reason; pcap too for the text report (it needs packets). Other backends
+     * {@code --backend auto} (the default): ebpf where {@link EbpfProbe} finds the kernel, the capabilities and libbpf
+     * it needs, the interface carries Ethernet frames and the program loads, else pcap, with the reason; pcap too for
+     * the text report (it needs packets) and for {@code --workers} above 1 (asked for packet sockets). Other backends
      * stay as given.
      */
     static BackendChoice choose(CaptureOptions o) {
@@ -53,6 +55,14 @@ final class Sources {
         }
         if (o.text()) {
             return new BackendChoice(Backend.PCAP, "auto: pcap, the text report needs packets");
+        }
+        if (o.workers() > 1) {
+            return new BackendChoice(Backend.PCAP, "auto: pcap, --workers " + o.workers()
+                    + " asks for a fanout group of packet sockets");
+        }
+        Optional<String> link = EbpfProbe.interfaceProblem(o.iface());
+        if (link.isPresent()) {
+            return new BackendChoice(Backend.PCAP, "auto: pcap, ebpf cannot run here: " + link.get());
         }
         EbpfProbe.Result r = EbpfProbe.probe();
         return r.usable() ? new BackendChoice(Backend.EBPF, "auto: ebpf, " + r.reason())

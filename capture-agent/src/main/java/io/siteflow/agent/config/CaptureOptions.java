@@ -144,7 +144,7 @@ public record CaptureOptions(
         if (!sni) {
             sb.append(" sni=off");
         }
-        if (backend != Backend.PCAP) {
+        if (backend != Backend.AUTO) {
             sb.append(" backend=").append(backend.flag());
         }
         if (live() && backend != Backend.EBPF && captureApi == LiveReader.LIBPCAP) {

@@ -61,7 +61,7 @@ public final class CaptureOptionsBuilder {
     private int snaplen = DEFAULT_SNAPLEN;
     private int bufferMb = DEFAULT_BUFFER_MB;
     private int workers = DEFAULT_WORKERS;
-    private String backend = Backend.PCAP.flag();
+    private String backend = Backend.AUTO.flag();
     private String captureApi = LiveReader.RING.flag();
     private Integer metricsPort;
     private String metricsBind = DEFAULT_METRICS_BIND;
@@ -230,7 +230,7 @@ public final class CaptureOptionsBuilder {
         return this;
     }
 
-    /** Live: {@code pcap} (the default), {@code ebpf} or {@code auto} ({@link Backend}). */
+    /** Live: {@code auto} (the default), {@code pcap} or {@code ebpf} ({@link Backend}). */
     public CaptureOptionsBuilder backend(String backend) {
         this.backend = backend;
         return this;

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -47,6 +48,15 @@ public final class EbpfProbe {
         } catch (CaptureFailure e) {
             return new Result(false, e.getMessage().replaceFirst("; use --backend pcap.*$", ""));
         }
+    }
+
+    /**
+     * Empty when the program can read {@code iface} (an Ethernet or loopback interface of this thread's network
+     * namespace), else why not, e.g. {@code "tun0 is not an Ethernet interface (ARPHRD type 65534): the program
+     * reads Ethernet frames"}. Needs libc only.
+     */
+    public static Optional<String> interfaceProblem(String iface) {
+        return LinkCheck.problem(iface);
     }
 
     /**

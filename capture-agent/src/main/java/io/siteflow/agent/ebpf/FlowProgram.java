@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -164,6 +165,10 @@ final class FlowProgram implements AutoCloseable {
         int ifindex = Libbpf.libc().if_nametoindex(iface);
         if (ifindex == 0) {
             throw new CaptureFailure("ebpf: " + iface + ": no such interface");
+        }
+        Optional<String> link = LinkCheck.problem(iface);
+        if (link.isPresent()) {
+            throw failure(link.get());
         }
         Path object = extractObject();
         Pointer obj = bpf.bpf_object__open_file(object.toString(), null);

@@ -282,11 +282,13 @@ class CaptureCommandTest {
                 .contains("--snaplen BYTES Live: bytes captured per packet (headers plus the first payload bytes for "
                         + "protocol signatures), 64-262144. Default: 256.")
                 .contains("--buffer-mb MB Live: kernel capture buffer in MiB, 1-2047. Default: 64.")
-                .contains("--backend pcap|ebpf|auto Live: pcap reads every packet through libpcap and aggregates flows "
-                        + "in the agent; ebpf attaches a TC program to IFACE (ingress and egress) that aggregates flows "
-                        + "in the kernel")
-                .contains("see capture-agent/docs/ebpf.md); auto takes ebpf where it can run, else pcap, and says "
-                        + "which and why when it starts. Default: pcap.");
+                .contains("--backend pcap|ebpf|auto Live: pcap reads every packet from the kernel's ring and "
+                        + "aggregates flows in the agent; ebpf attaches a TC program to IFACE (ingress and egress) that "
+                        + "aggregates flows in the kernel")
+                .contains("needs root or CAP_BPF + CAP_PERFMON + CAP_NET_ADMIN, Linux 5.12, libbpf1, an Ethernet "
+                        + "interface;")
+                .contains("see capture-agent/docs/ebpf.md); auto takes ebpf where it can run, else pcap (also for "
+                        + "--text and --workers above 1), and says which and why when it starts. Default: auto.");
     }
 
     private static byte[] concat(byte[]... parts) {

@@ -21,7 +21,7 @@ class CaptureOptionsBuilderTest {
         assertThat(o).isEqualTo(new CaptureOptions(null, Path.of("c.pcap"), List.of(), "a", null, Map.of(), null, true,
                 null, 10, false, 256, 64 << 20, null, "127.0.0.1", Duration.ofSeconds(10), Duration.ofSeconds(30),
                 262_144, Path.of(System.getProperty("user.home"), ".local", "state", "siteflow", "spool", "a"),
-                1024L << 20, false, false, 0, true, ReportOrder.TEN_SECONDS, false, 1, Backend.PCAP, null));
+                1024L << 20, false, false, 0, true, ReportOrder.TEN_SECONDS, false, 1, Backend.AUTO, null));
     }
 
     @Test
@@ -109,7 +109,7 @@ class CaptureOptionsBuilderTest {
         assertThat(o.backend()).isEqualTo(Backend.EBPF);
         assertThat(o.workers()).isEqualTo(4);
         assertThat(o.describe()).endsWith(" workers=4 backend=ebpf");
-        assertThat(CaptureOptions.builder().iface("eth0").build().backend()).isEqualTo(Backend.PCAP);
+        assertThat(CaptureOptions.builder().iface("eth0").build().backend()).isEqualTo(Backend.AUTO);
     }
 
     @Test

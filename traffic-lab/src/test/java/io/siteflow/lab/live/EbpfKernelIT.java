@@ -271,6 +271,34 @@ class EbpfKernelIT {
             assertThat(Files.readString(log)).contains("capturing on sfa0 (auto: pcap, ebpf cannot run here: no CAP_BPF "
                     + "(or CAP_SYS_ADMIN) and no CAP_PERFMON (or CAP_SYS_ADMIN) in the effective capabilities)");
             assertThat(tcFilters(lab)).doesNotContain("siteflow_");
+
+            // a tunnel hands the TC hook bare IP packets: ebpf refuses it by name, auto takes pcap and says why
+            lab.exec(lab.nsA(), "ip", "tuntap", "add", "dev", "sftun0", "mode", "tun");
+            lab.exec(lab.nsA(), "ip", "link", "set", "sftun0", "up");
+            String notEthernet = "sftun0 is not an Ethernet interface (ARPHRD type 65534): the program reads Ethernet "
+                    + "frames";
+            StringWriter tunErr = new StringWriter();
+            int refused = lab.call(lab.nsA(), () -> new AgentRunner(CaptureOptions.builder().iface("sftun0")
+                    .agent("tun-it").json(dir.resolve("tun.jsonl").toString()).backend("ebpf").build(),
+                    new PrintWriter(new StringWriter(), true), new PrintWriter(tunErr, true)).run());
+            assertThat(refused).as(tunErr.toString()).isNotZero();
+            assertThat(tunErr.toString()).contains("ebpf: " + notEthernet
+                    + "; use --backend pcap where the in-kernel source cannot run");
+            StringWriter autoErr = new StringWriter();
+            AgentRunner onTun = new AgentRunner(CaptureOptions.builder().iface("sftun0").agent("tun-it")
+                    .json(dir.resolve("tun-auto.jsonl").toString()).captureApi("libpcap").build(),
+                    new PrintWriter(new StringWriter(), true), new PrintWriter(autoErr, true));
+            Future<Integer> tunExit = pool.submit(() -> lab.call(lab.nsA(), onTun::run));
+            try {
+                await("capturing on the tunnel").atMost(Duration.ofSeconds(20))
+                        .until(() -> tunExit.isDone() || autoErr.toString().contains("capturing on sftun0"));
+            } finally {
+                onTun.stop();
+            }
+            assertThat(tunExit.get(30, TimeUnit.SECONDS)).as(autoErr.toString()).isZero();
+            assertThat(autoErr.toString()).contains("capturing on sftun0 (auto: pcap, ebpf cannot run here: "
+                    + notEthernet + ")");
+            assertThat(tcFilters(lab)).doesNotContain("siteflow_");
         } finally {
             pool.shutdownNow();
         }
