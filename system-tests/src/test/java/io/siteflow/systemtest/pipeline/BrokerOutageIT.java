@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -105,7 +106,7 @@ class BrokerOutageIT {
                 // on a failure, the processor's own counts: a record lost here (seen once in CI) is a duplicate
                 // dropped by the dedupe step, a late record, or a record never read; the counters tell which
                 Awaitility.await().atMost(Topics.WAIT).ignoreExceptions().untilAsserted(() -> assertThat(
-                        Offline.json(p.cumulativeVerdicts())).as(() -> processorCounts(p, records.size()))
+                        Offline.json(p.cumulativeVerdicts())).as(() -> processorCounts(p, records, bootstrap, capture.err()))
                         .containsExactlyElementsOf(Offline.json(expected.verdicts())));
 
                 long last = records.stream().mapToLong(FlowRecord::start).max().orElseThrow();
@@ -125,12 +126,43 @@ class BrokerOutageIT {
         }
     }
 
-    /** The processor's record counters from its Prometheus registry (records in, duplicates, late, dlq, restarts). */
-    private static String processorCounts(InProcessProcessor p, int agentRecords) {
+    /**
+     * The processor's record counters from its Prometheus registry (records in, duplicates, late, dlq, restarts),
+     * the agent's records missing from {@code siteflow.flows} (with the topic's record count) and the agent's
+     * standard error: whether a lost record never reached the broker or was never read from it.
+     */
+    private static String processorCounts(InProcessProcessor p, List<FlowRecord> agentRecords, String bootstrap,
+            String agentErr) {
         String counts = p.runtime().registry().scrape().lines()
                 .filter(l -> !l.startsWith("#") && (l.contains("siteflow_processor_records") || l.contains("duplicates")
-                        || l.contains("dlq")))
+                        || l.contains("dropped_records_total") || l.contains("records_lag{")
+                        || l.contains("process_total") && l.contains("task")))
                 .collect(java.util.stream.Collectors.joining("\n"));
-        return "agent records " + agentRecords + ", stream-thread restarts " + p.runtime().restarts() + "\n" + counts;
+        String topic;
+        try {
+            List<org.apache.kafka.clients.consumer.ConsumerRecord<String, byte[]>> onTopic = Topics.read(bootstrap,
+                    io.siteflow.model.wire.Topics.FLOWS, got -> true);
+            java.util.Set<String> ids = new java.util.HashSet<>();
+            for (var r : onTopic) {
+                ids.add(io.siteflow.model.FlowRecordJson.parse(r.value()).id());
+            }
+            topic = onTopic.size() + " records on " + io.siteflow.model.wire.Topics.FLOWS + ", agent records missing there: "
+                    + agentRecords.stream().filter(r -> !ids.contains(r.id())).map(FlowRecord::toString).toList();
+        } catch (RuntimeException | io.siteflow.model.FlowRecordFormatException e) {
+            topic = io.siteflow.model.wire.Topics.FLOWS + " not read: " + e;
+        }
+        String offsets;
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(Map.of(
+                "bootstrap.servers", bootstrap))) {
+            var committed = admin.listConsumerGroupOffsets("it-outage").partitionsToOffsetAndMetadata()
+                    .get(30, TimeUnit.SECONDS);
+            offsets = "committed offsets of it-outage: " + new java.util.TreeMap<>(committed.entrySet().stream()
+                    .collect(java.util.stream.Collectors.toMap(e -> e.getKey().toString(), e -> e.getValue().offset())))
+                    + ", ends of " + io.siteflow.model.wire.Topics.FLOWS + ": " + Topics.flowsEnd(bootstrap);
+        } catch (Exception e) {
+            offsets = "offsets not read: " + e;
+        }
+        return offsets + "\nagent records " + agentRecords.size() + ", stream-thread restarts " + p.runtime().restarts() + "\n"
+                + counts + "\n" + topic + "\nagent:\n" + agentErr;
     }
 }
