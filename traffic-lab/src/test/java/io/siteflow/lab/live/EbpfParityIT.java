@@ -210,10 +210,10 @@ class EbpfParityIT {
      * kernel), the UDP marker's flow none on either, and the packets and bytes are EbpfParityIT's. How far apart the
      * two values may be: each sample is the half through B (ingress ACK from B minus egress data to B) plus the half
      * through A (egress ACK to A minus ingress data from A), so an offset between the two backends' time stamps that
-     * is the same for every ingress packet (libpcap's stamp is taken when the veth queues the packet, the program runs
-     * when the backlog is processed) and for every egress packet cancels out of the sum; what is left is how much that
-     * offset varies from one packet to the next (scheduling of the receive softirq: 0-224 us between two packet
-     * sockets on one veth here). Both pair the same data segments with the same ACKs (the program loses only a pair
+     * is the same for every received packet (libpcap stamps one when its packet socket takes it, the program reads
+     * the clock when TC runs) and for every sent one cancels out of the sum; what is left is how much that offset
+     * varies from one packet to the next (two packet sockets on one veth stamp a received packet 0-224 us apart
+     * here). Both pair the same data segments with the same ACKs (the program loses only a pair
      * that spans a swap of its flow maps, once a second), and the minimum of N paired samples moves by at most the
      * largest pair's difference: the bound is EbpfParityIT's 200 us for the handshake RTT. Not exact: the two clocks
      * are read at different points of the packet's path.
