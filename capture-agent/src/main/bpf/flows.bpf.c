@@ -7,7 +7,8 @@
  * Counts exactly what the agent's libpcap path counts (decode/, flow/FlowTable): frame bytes are the link-layer
  * wire length (skb->len, +4 for a VLAN tag the driver took off), IP bytes the IPv4 total length or 40 + the IPv6
  * payload length; ports for TCP, UDP, UDP-Lite and SCTP of a first fragment; TCP flags OR-ed per direction; a GSO
- * packet on egress as the segments it becomes (count()).
+ * packet on egress as the segments it becomes (count()). Per TCP flow entry also the handshake RTT (handshake()) and
+ * the smallest data-segment RTT sample (data_rtt(), the packet path's flow/DataRtt rules).
  *
  * Maps:
  *   flows       ARRAY_OF_MAPS[1] -> the flow map in use (flows_a or flows_b): user space swaps it, and the swap
