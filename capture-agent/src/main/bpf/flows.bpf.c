@@ -7,7 +7,8 @@
  * Counts exactly what the agent's libpcap path counts (decode/, flow/FlowTable): frame bytes are the link-layer
  * wire length (skb->len, +4 for a VLAN tag the driver took off), IP bytes the IPv4 total length or 40 + the IPv6
  * payload length; ports for TCP, UDP, UDP-Lite and SCTP of a first fragment; TCP flags OR-ed per direction; a GSO
- * packet on egress as the segments it becomes (count()).
+ * packet on egress as the segments it becomes (count()). Per TCP flow entry also the handshake RTT (handshake()) and
+ * the smallest data-segment RTT sample (data_rtt(), the packet path's flow/DataRtt rules).
  *
  * Maps:
  *   flows       ARRAY_OF_MAPS[1] -> the flow map in use (flows_a or flows_b): user space swaps it, and the swap
@@ -91,6 +92,14 @@ struct flow_val {
 	__u32 ba_flags;
 	__u32 first;     /* the entry's first packet: its TCP flags, bit 16 set when it went b -> a */
 	__u32 rtt_us;    /* handshake RTT + 1 in microseconds, 0 when none completed in this entry */
+	/* Data-segment RTT (data_rtt()): per direction the data segment awaiting an ACK, as
+	 * end sequence << 32 | (ns since first_ns + 1), 0 when none; swapped whole by one compare-and-swap. */
+	__u64 pend_ab;
+	__u64 pend_ba;
+	__u32 half_a;    /* latest half round trip (capture point -> a -> capture point) + 1 in ns, 0 when none */
+	__u32 half_b;    /* the same through b */
+	__u32 data_rtt_us; /* smallest sample (half_a + half_b) + 1 in microseconds, 0 when none in this entry */
+	__u32 pad;
 };
 
 struct handshake {
@@ -412,6 +421,66 @@ static __always_inline void handshake(struct flow_key *key, struct pkt *p, int b
 	}
 }
 
+/* Lowers *slot to us (a smallest value, 0 none): two tries, so a concurrent store is not simply overwritten. */
+static __always_inline void lower_min(__u32 *slot, __u32 us)
+{
+	__u32 cur = *(volatile __u32 *)slot;
+	if (cur != 0 && cur <= us)
+		return;
+	if (__sync_val_compare_and_swap(slot, cur, us) == cur)
+		return;
+	cur = *(volatile __u32 *)slot;
+	if (cur == 0 || cur > us)
+		__sync_val_compare_and_swap(slot, cur, us);
+}
+
+/*
+ * Data-segment RTT, the rules of the packet path's flow/DataRtt.sample: an ACK covering the other direction's pending
+ * data segment completes a half round trip (capture point -> receiver -> capture point); the two latest halves add up
+ * to a sample; the entry keeps the smallest. Then a data segment starts a sample in its direction when none is
+ * pending there; for a GSO packet on egress its first segment's end (what libpcap sees first). Times are ns since
+ * the entry's first packet, so an entry (one drain period) can hold 4.29 s of them; a packet later than that starts
+ * and completes nothing. Claiming a pending segment is one compare-and-swap, so ingress and egress of one flow on
+ * two CPUs complete it once; the halves are plain stores, and two halves completed at the same instant may each be
+ * added to the other's previous value (a sample of two real halves, never a torn one).
+ */
+static __always_inline void data_rtt(struct flow_val *v, struct pkt *p, int ba, __u64 now, __u32 segs, __u32 gso)
+{
+	__s64 rel = (__s64)(now - v->first_ns);
+	if (rel < 0 || rel >= 0xFFFFFFFFLL)
+		return;
+	__u32 t = (__u32)rel + 1;
+	if (p->flags & TH_ACK) {
+		__u64 *pend = ba ? &v->pend_ab : &v->pend_ba;
+		__u64 w = *(volatile __u64 *)pend;
+		if (w != 0 && (__s32)(p->ack - (__u32)(w >> 32)) >= 0 && __sync_val_compare_and_swap(pend, w, 0) == w) {
+			__u32 since = (__u32)w;
+			if (t >= since) {
+				__u32 half = t - since;
+				__u32 other;
+				if (ba) {
+					v->half_b = half + 1;
+					other = *(volatile __u32 *)&v->half_a;
+				} else {
+					v->half_a = half + 1;
+					other = *(volatile __u32 *)&v->half_b;
+				}
+				if (other != 0) {
+					__u64 us = ((__u64)half + other - 1) / 1000;
+					lower_min(&v->data_rtt_us, us >= 0xFFFFFFFE ? 0xFFFFFFFF : (__u32)us + 1);
+				}
+			}
+		}
+	}
+	if (p->pay_len > 0) {
+		__u64 *mine = ba ? &v->pend_ba : &v->pend_ab;
+		if (*(volatile __u64 *)mine == 0) {
+			__u32 len = segs > 1 && gso > 0 && gso < p->pay_len ? gso : p->pay_len;
+			__sync_val_compare_and_swap(mine, 0, (__u64)(p->seq + len) << 32 | t);
+		}
+	}
+}
+
 /* Reserves and sends a payload record: the header, and for kind 1 the frame's first n bytes. */
 static __always_inline void send_payload(struct __sk_buff *skb, struct flow_key *key, __u64 now, __u64 prev,
 					 __u32 wire, __u8 flags, __u32 n)
@@ -622,6 +691,8 @@ static __always_inline int count(struct __sk_buff *skb, int egress)
 	if (now > v->last_ns)
 		v->last_ns = now;
 	bump(C_COUNTED, segs);
+	if (p.proto == IPPROTO_TCP && p.hdr_end != 0)
+		data_rtt(v, &p, ba, now, segs, skb->gso_size);
 	if (p.proto == IPPROTO_TCP && (p.flags & (TH_SYN | TH_ACK))) {
 		handshake(&key, &p, ba, now, map);
 		if ((p.flags & (TH_SYN | TH_ACK)) == TH_SYN) {

@@ -13,15 +13,18 @@ import java.nio.ByteOrder;
  * @param firstFlags TCP flags of the entry's first packet (0 for other protocols)
  * @param firstFromB the entry's first packet went from b to a
  * @param rttMicros  handshake RTT completed while this entry was in the map, -1 when none
+ * @param dataRttMicros the smallest data-segment RTT sample completed while this entry was in the map (the packet
+ *                   path's {@code dataRttMicros} rules), -1 when none
  */
 record KernelFlowEntry(long aHi, long aLo, long bHi, long bLo, int aPort, int bPort, int proto, long firstNs,
         long lastNs, long abPackets, long abIpBytes, long abFrameBytes, long baPackets, long baIpBytes,
-        long baFrameBytes, int abFlags, int baFlags, int firstFlags, boolean firstFromB, long rttMicros) {
+        long baFrameBytes, int abFlags, int baFlags, int firstFlags, boolean firstFromB, long rttMicros,
+        long dataRttMicros) {
 
     /** {@code sizeof(struct flow_key)}. */
     static final int KEY_SIZE = 40;
     /** {@code sizeof(struct flow_val)}. */
-    static final int VALUE_SIZE = 80;
+    static final int VALUE_SIZE = 112;
     private static final int FIRST_FROM_B = 0x10000;
 
     /**
@@ -35,11 +38,12 @@ record KernelFlowEntry(long aHi, long aLo, long bHi, long bLo, int aPort, int bP
         int vo = i * VALUE_SIZE;
         int first = v.getInt(vo + 72);
         long rtt = v.getInt(vo + 76) & 0xFFFF_FFFFL;
+        long dataRtt = v.getInt(vo + 104) & 0xFFFF_FFFFL;
         return new KernelFlowEntry(k.getLong(ko), k.getLong(ko + 8), k.getLong(ko + 16), k.getLong(ko + 24),
                 k.getShort(ko + 32) & 0xFFFF, k.getShort(ko + 34) & 0xFFFF, k.get(ko + 36) & 0xFF,
                 v.getLong(vo), v.getLong(vo + 8), v.getLong(vo + 16), v.getLong(vo + 24), v.getLong(vo + 32),
                 v.getLong(vo + 40), v.getLong(vo + 48), v.getLong(vo + 56), v.getInt(vo + 64), v.getInt(vo + 68),
-                first & 0xFFFF, (first & FIRST_FROM_B) != 0, rtt - 1);
+                first & 0xFFFF, (first & FIRST_FROM_B) != 0, rtt - 1, dataRtt - 1);
     }
 
     /** {@code sizeof(struct overflow_rec)}: a flow key, then time, IP bytes, frame bytes, packets, flags, direction. */
@@ -61,7 +65,7 @@ record KernelFlowEntry(long aHi, long aLo, long bHi, long bLo, int aPort, int bP
         return new KernelFlowEntry(r.getLong(o), r.getLong(o + 8), r.getLong(o + 16), r.getLong(o + 24),
                 r.getShort(o + 32) & 0xFFFF, r.getShort(o + 34) & 0xFFFF, r.get(o + 36) & 0xFF, ts, ts,
                 ba ? 0 : packets, ba ? 0 : ip, ba ? 0 : frame, ba ? packets : 0, ba ? ip : 0, ba ? frame : 0,
-                ba ? 0 : flags, ba ? flags : 0, flags, ba, -1);
+                ba ? 0 : flags, ba ? flags : 0, flags, ba, -1, -1);
     }
 
     /** True when the protocol carries ports the program read (the flow table's {@code hasPorts}). */

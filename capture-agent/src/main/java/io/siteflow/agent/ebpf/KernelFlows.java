@@ -5,6 +5,7 @@ import io.siteflow.agent.flow.FlowTable;
 import io.siteflow.agent.flow.FlowTableConfig;
 import io.siteflow.agent.flow.RecordFactory;
 import io.siteflow.model.Counters;
+import io.siteflow.model.DbCalls;
 import io.siteflow.model.Endpoints;
 import io.siteflow.model.IpAddresses;
 import java.util.ArrayDeque;
@@ -112,6 +113,8 @@ final class KernelFlows {
         long recStart;
         long lastSeen;
         long rtt = -1;
+        /** The smallest data-segment RTT of the entries merged into this record, -1 when none. */
+        long dataRtt = -1;
         boolean finA;
         boolean finB;
         boolean rst;
@@ -257,6 +260,9 @@ final class KernelFlows {
         if (e.rttMicros() >= 0) {
             f.rtt = e.rttMicros();
         }
+        if (e.dataRttMicros() >= 0 && (f.dataRtt < 0 || e.dataRttMicros() < f.dataRtt)) {
+            f.dataRtt = e.dataRttMicros();
+        }
     }
 
     /** The flow table's rule, applied to the entry's first packet (the first one ever, for a new flow). */
@@ -304,11 +310,13 @@ final class KernelFlows {
         Counters fromB = new Counters(f.baBytes, f.baPackets, f.baFrames, f.baFlags);
         long start = f.recStart != 0 ? f.recStart : f.lastSeen;
         Long rtt = f.rtt >= 0 ? f.rtt : null;
+        Long dataRtt = f.dataRtt >= 0 ? f.dataRtt : null;
         if (f.payload == null) {
-            return factory.build(f.ab, f.initiatorB, fromA, fromB, start, f.lastSeen, rtt, isFinal);
+            return factory.build(f.ab, f.initiatorB, fromA, fromB, start, f.lastSeen, rtt, dataRtt, null, null,
+                    DbCalls.NONE, isFinal);
         }
         io.siteflow.model.FlowRecord r = factory.build(f.ab, f.initiatorB, fromA, fromB, start, f.lastSeen, rtt,
-                f.payload.l7(inspector), f.payload.sni(), f.payload.dbCalls(), isFinal);
+                dataRtt, f.payload.l7(inspector), f.payload.sni(), f.payload.dbCalls(), isFinal);
         f.payload.clearRecord();
         return r;
     }
@@ -324,5 +332,6 @@ final class KernelFlows {
         f.baFlags = 0;
         f.recStart = 0;
         f.rtt = -1;
+        f.dataRtt = -1;
     }
 }

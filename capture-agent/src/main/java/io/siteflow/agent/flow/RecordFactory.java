@@ -58,28 +58,19 @@ public final class RecordFactory {
      * The record of a flow aggregated outside the flow table (the in-kernel source, {@code ebpf.KernelFlows}), built
      * the same way: side a and side b become src and dst, or dst and src when b initiated the flow.
      *
-     * @param ab        the flow's ends, side a as src
-     * @param rttMicros handshake RTT, null when not seen
-     * @param startNs   first packet of this record, epoch ns
-     * @param lastNs    last packet of this record, epoch ns
+     * @param ab            the flow's ends, side a as src
+     * @param startNs       first packet of this record, epoch ns
+     * @param lastNs        last packet of this record, epoch ns
+     * @param rttMicros     handshake RTT, null when not seen
+     * @param dataRttMicros the smallest data-segment RTT sample of this record, null when none
+     * @param l7            the detected protocol's wire name, null when none
+     * @param sni           the TLS server name, null when none
+     * @param db            the DB calls of this record, {@link DbCalls#NONE} when none
      */
     public FlowRecord build(Endpoints ab, boolean initiatorB, Counters fromA, Counters fromB, long startNs, long lastNs,
-            Long rttMicros, boolean isFinal) {
-        return build(ab, initiatorB, fromA, fromB, startNs, lastNs, rttMicros, null, null, DbCalls.NONE, isFinal);
-    }
-
-    /**
-     * As {@link #build(Endpoints, boolean, Counters, Counters, long, long, Long, boolean)}, with what the in-kernel
-     * source found in the flow's payload.
-     *
-     * @param l7  the detected protocol's wire name, null when none
-     * @param sni the TLS server name, null when none
-     * @param db  the DB calls of this record, {@link DbCalls#NONE} when none
-     */
-    public FlowRecord build(Endpoints ab, boolean initiatorB, Counters fromA, Counters fromB, long startNs, long lastNs,
-            Long rttMicros, String l7, String sni, DbCalls db, boolean isFinal) {
-        return oriented(ab, initiatorB, fromA, fromB, startNs, lastNs).rttMicros(rttMicros).l7(l7).sni(sni).db(db)
-                .isFinal(isFinal).build();
+            Long rttMicros, Long dataRttMicros, String l7, String sni, DbCalls db, boolean isFinal) {
+        return oriented(ab, initiatorB, fromA, fromB, startNs, lastNs).rttMicros(rttMicros).dataRttMicros(dataRttMicros)
+                .l7(l7).sni(sni).db(db).isFinal(isFinal).build();
     }
 
     private FlowRecord.Builder oriented(Endpoints ab, boolean initB, Counters fromA, Counters fromB, long startNs,

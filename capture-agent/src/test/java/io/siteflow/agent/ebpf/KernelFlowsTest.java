@@ -36,9 +36,15 @@ class KernelFlowsTest {
     /** A TCP entry of the flow 10.2.0.20:40112 -> 10.1.0.10:1521 (b -> a), kernel times in seconds. */
     private static KernelFlowEntry tcp(double first, double last, long toServer, long toClient, int clientFlags,
             int serverFlags, int firstFlags, long rtt) {
+        return tcp(first, last, toServer, toClient, clientFlags, serverFlags, firstFlags, rtt, -1);
+    }
+
+    /** As above, with the entry's smallest data-segment RTT sample ({@code dataRtt}, -1 none). */
+    private static KernelFlowEntry tcp(double first, double last, long toServer, long toClient, int clientFlags,
+            int serverFlags, int firstFlags, long rtt, long dataRtt) {
         return new KernelFlowEntry(0, SERVER, 0, CLIENT, 1521, 40112, 6, (long) (first * SEC), (long) (last * SEC),
                 toClient, toClient * 100, toClient * 114, toServer, toServer * 60, toServer * 74, serverFlags,
-                clientFlags, firstFlags, true, rtt);
+                clientFlags, firstFlags, true, rtt, dataRtt);
     }
 
     @Test
@@ -61,7 +67,7 @@ class KernelFlowsTest {
     void takesTheEphemeralPortsEndAsInitiatorOfAFlowAlreadyRunning() {
         // first packet seen: an ACK from the server (a) to the client: the client still initiated (port 1521 is known)
         flows.merge(new KernelFlowEntry(0, SERVER, 0, CLIENT, 1521, 40112, 6, SEC, SEC, 1, 52, 66, 0, 0, 0, ACK, 0,
-                ACK, false, -1), WALL);
+                ACK, false, -1, -1), WALL);
         flows.flushAll();
 
         assertThat(records.get(0).src()).isEqualTo("10.2.0.20");
@@ -91,6 +97,22 @@ class KernelFlowsTest {
     }
 
     @Test
+    void carriesTheSmallestDataRttOfTheDrainsOfARecordAndStartsAfreshWithTheNext() {
+        flows.merge(tcp(1.0, 1.5, 3, 2, SYN | ACK, SYN | ACK, SYN, 830, 140), WALL);
+        flows.merge(tcp(2.0, 2.5, 5, 5, ACK, ACK, ACK, -1, 95), WALL);
+        flows.merge(tcp(3.0, 3.5, 5, 5, ACK, ACK, ACK, -1, -1), WALL);
+        flows.expire(WALL + 11 * SEC); // the active timeout: an interim record over the three drains
+        flows.merge(tcp(12.0, 12.5, 5, 5, ACK, ACK, ACK, -1, 210), WALL);
+        flows.expire(WALL + 22 * SEC);
+        flows.merge(tcp(23.0, 23.5, 1, 1, ACK, ACK, ACK, -1, -1), WALL);
+        flows.flushAll();
+
+        assertThat(records).extracting(FlowRecord::dataRttMicros).containsExactly(95L, 210L, null);
+        assertThat(records).extracting(FlowRecord::rttMicros).containsExactly(830L, null, null);
+        assertThat(FlowRecordJson.toJson(records.get(0))).contains("\"rttMicros\":830,\"dataRttMicros\":95,");
+    }
+
+    @Test
     void endsAFlowClosedByBothFinsAfterTheLingerNotBefore() {
         flows.merge(tcp(1.0, 2.0, 5, 5, ACK | FIN, ACK | FIN, SYN, -1), WALL);
         flows.expire(WALL + 3 * SEC + SEC / 2);
@@ -116,6 +138,6 @@ class KernelFlowsTest {
 
     private static KernelFlowEntry udp(int clientPort, double at) {
         return new KernelFlowEntry(0, SERVER, 0, CLIENT, 53, clientPort, 17, (long) (at * SEC), (long) (at * SEC), 0,
-                0, 0, 1, 60, 74, 0, 0, 0, true, -1);
+                0, 0, 1, 60, 74, 0, 0, 0, true, -1, -1);
     }
 }

@@ -145,7 +145,7 @@ class KernelPayloadsTest {
             // the flow's entry: first packet from the client (b), no SYN seen (a flow already running)
             flows.merge(new KernelFlowEntry(0, IpAddresses.v4Lo(0x0A01_000A), 0, IpAddresses.v4Lo(0x0A02_0014),
                     server.port(), CLIENT.port(), 6, times.get(0), times.get(times.size() - 1), 1, 1, 1, 1, 1, 1,
-                    0x18, 0x18, 0x18, true, -1), WALL);
+                    0x18, 0x18, 0x18, true, -1, -1), WALL);
             records.forEach(flows::payload);
             flows.settle();
             flows.flushAll();
@@ -267,7 +267,7 @@ class KernelPayloadsTest {
         flows.settle();
         assertThat(flows.size()).isZero();
         flows.merge(new KernelFlowEntry(0, IpAddresses.v4Lo(0x0A01_000A), 0, IpAddresses.v4Lo(0x0A02_0014), 1521,
-                40112, 6, 5 * MS, 5 * MS, 0, 0, 0, 1, frame.length - 14, frame.length, 0, 0x18, 0x18, true, -1), WALL);
+                40112, 6, 5 * MS, 5 * MS, 0, 0, 0, 1, frame.length - 14, frame.length, 0, 0x18, 0x18, true, -1, -1), WALL);
         flows.settle();
         flows.flushAll();
         assertThat(kernelPath).singleElement().satisfies(r -> assertThat(r.l7().wireName()).isEqualTo("oracle-tns"));

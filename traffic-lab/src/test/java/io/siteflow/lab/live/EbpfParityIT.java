@@ -204,6 +204,100 @@ class EbpfParityIT {
         }
     }
 
+    /**
+     * Data both ways on one connection (50 requests of 100 bytes from B, each answered with 100 bytes by A, Nagle off):
+     * both backends give it a {@code dataRttMicros} (the program by the packet path's {@code DataRtt} rules, in the
+     * kernel), the UDP marker's flow none on either, and the packets and bytes are EbpfParityIT's. How far apart the
+     * two values may be: each sample is the half through B (ingress ACK from B minus egress data to B) plus the half
+     * through A (egress ACK to A minus ingress data from A), so an offset between the two backends' time stamps that
+     * is the same for every received packet (libpcap stamps one when its packet socket takes it, the program reads
+     * the clock when TC runs) and for every sent one cancels out of the sum; what is left is how much that offset
+     * varies from one packet to the next (two packet sockets on one veth stamp a received packet 0-224 us apart
+     * here). Both pair the same data segments with the same ACKs (the program loses only a pair
+     * that spans a swap of its flow maps, once a second), and the minimum of N paired samples moves by at most the
+     * largest pair's difference: the bound is EbpfParityIT's 200 us for the handshake RTT. Not exact: the two clocks
+     * are read at different points of the packet's path.
+     */
+    @Test
+    void bothBackendsMeasureTheDataRttOfAConnectionWithDataBothWays() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try (NetnsLab lab = NetnsLab.create().offloadsOff()) {
+            InetAddress a = InetAddress.getByName(lab.addressA());
+            LabTraffic udp = LabTraffic.to(lab, lab.addressA());
+            Tcpdump tcpdump = Tcpdump.start(lab, lab.nsA(), NetnsLab.IF_A, dir, "");
+            Agent pcap = Agent.start(pool, lab, dir.resolve("pcap.jsonl"), b -> b);
+            Agent ebpf = Agent.start(pool, lab, dir.resolve("ebpf.jsonl"), b -> b.backend("ebpf"));
+            int clientPort;
+            try (ServerSocket server = lab.call(lab.nsA(), () -> new ServerSocket(1521, 1, a));
+                    Socket client = lab.call(lab.nsB(), () -> new Socket(a, 1521))) {
+                clientPort = client.getLocalPort();
+                client.setTcpNoDelay(true);
+                Future<Integer> answered = pool.submit(() -> answer(server, 100));
+                for (int i = 0; i < 50; i++) {
+                    client.getOutputStream().write(new byte[100]);
+                    assertThat(client.getInputStream().readNBytes(100)).hasSize(100);
+                }
+                client.shutdownOutput();
+                assertThat(answered.get(20, TimeUnit.SECONDS)).isEqualTo(50);
+                assertThat(client.getInputStream().read()).isEqualTo(-1);
+                byte[] marker = LabTraffic.newMarker("datartt-end");
+                udp.marker(lab.addressB(), marker);
+                await("tcpdump wrote the marker").atMost(Duration.ofSeconds(20))
+                        .until(() -> tcpdump.packets().stream().anyMatch(p -> p.contains(marker)));
+                awaitBoth(pcap, ebpf, tcpdump.packets().size());
+            } finally {
+                pcap.runner.stop();
+                ebpf.runner.stop();
+                udp.close();
+            }
+            assertThat(pcap.exit.get(60, TimeUnit.SECONDS)).as(pcap.err.toString()).isZero();
+            assertThat(ebpf.exit.get(60, TimeUnit.SECONDS)).as(ebpf.err.toString()).isZero();
+            long tcpdumpDrops = tcpdump.stop();
+            Assumptions.assumeTrue(tcpdumpDrops == 0, "tcpdump dropped " + tcpdumpDrops + " packets");
+
+            List<FlowRecord> fromPcap = records(pcap.json);
+            List<FlowRecord> fromEbpf = records(ebpf.json);
+            Map<String, List<Long>> ours = perFlow(fromEbpf);
+            assertThat(ours).isEqualTo(perFlow(fromPcap));
+            List<FlowRecord> reference = new ArrayList<>();
+            FileReplay.run(dir.resolve("tcpdump.pcap"), "ref", FlowTableConfig.DEFAULTS, FlowSink.to(reference::add));
+            assertThat(ours).isEqualTo(perFlow(reference));
+            String tcp = "6 " + lab.addressB() + ":" + clientPort + " > " + lab.addressA() + ":1521";
+            assertThat(ours).containsKey(tcp).hasSize(2);
+            long pcapRtt = dataRtt(fromPcap, clientPort);
+            long ebpfRtt = dataRtt(fromEbpf, clientPort);
+            System.out.printf("EbpfParityIT: data RTT pcap %d us, ebpf %d us, tcpdump's file %d us%n", pcapRtt,
+                    ebpfRtt, dataRtt(reference, clientPort));
+            assertThat(ebpfRtt).isCloseTo(pcapRtt, org.assertj.core.data.Offset.offset(200L));
+            assertThat(fromEbpf).filteredOn(r -> r.proto() == 17).isNotEmpty()
+                    .allSatisfy(r -> assertThat(r.dataRttMicros()).isNull());
+            assertThat(fromPcap).filteredOn(r -> r.proto() == 17).isNotEmpty()
+                    .allSatisfy(r -> assertThat(r.dataRttMicros()).isNull());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Answers each {@code size}-byte request with {@code size} bytes until the client's FIN; returns the count. */
+    private static int answer(ServerSocket server, int size) throws Exception {
+        try (Socket s = server.accept()) {
+            s.setTcpNoDelay(true);
+            int answers = 0;
+            while (s.getInputStream().readNBytes(size).length == size) {
+                s.getOutputStream().write(new byte[size]);
+                answers++;
+            }
+            return answers;
+        }
+    }
+
+    /** The smallest dataRttMicros of the TCP flow from {@code clientPort}: every one of its records has one. */
+    private static long dataRtt(List<FlowRecord> records, int clientPort) {
+        List<FlowRecord> flow = records.stream().filter(r -> r.proto() == 6 && r.srcPort() == clientPort).toList();
+        assertThat(flow).isNotEmpty().allSatisfy(r -> assertThat(r.dataRttMicros()).as(r.toString()).isNotNull());
+        return flow.stream().mapToLong(FlowRecord::dataRttMicros).min().getAsLong();
+    }
+
     /** A capture agent run in namespace A on its own thread. */
     record Agent(AgentRunner runner, Future<Integer> exit, StringWriter err, Path json) {
         static Agent start(ExecutorService pool, NetnsLab lab, Path json,
