@@ -103,7 +103,7 @@ start_tool() {   # start_tool TOOL: starts it in A, waits until it is ready, set
     tcpdump) ip netns exec "$A" tcpdump -i sfa0 -n -s 256 -B $((BUF * 1024)) -w /dev/null 2> "$WORK/tool.out" &
              TOOL_PID=$!; until grep -q listening "$WORK/tool.out"; do sleep 0.2; done;;
     libpcap|ring|ebpf)
-      local how=(--capture-api "$1"); [ "$1" = ebpf ] && how=(--backend ebpf)
+      local how=(--backend pcap --capture-api "$1"); [ "$1" = ebpf ] && how=(--backend ebpf)
       ip netns exec "$A" "${AGENT[@]}" -i sfa0 --buffer-mb "$BUF" --workers "$WORKERS" "${how[@]}" --json \
           --agent bench > /dev/null 2> "$WORK/tool.out" & TOOL_PID=$!
       until grep -q "capturing on" "$WORK/tool.out"; do
