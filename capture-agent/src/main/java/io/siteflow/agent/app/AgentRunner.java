@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * summary. A source that fails (a worker whose sink failed included) ends the run with exit code 1 and the cause.
  * Nothing is lost on a clean stop: the shutdown hook waits until the flows are flushed. With Kafka, the sink is
  * closed before its counters are printed, and a run that ends with records lost (dropped or refused) or still in
- * the spool exits 1 and says how many, why the broker could not be used, and where the spool is.
+ * the spool exits 1 and says how many, why the broker could not be used, and where the spool is; so does a run whose
+ * source lost what it received ({@link FlowSource#losses()}: a collector's full receive pool).
  */
 public final class AgentRunner {
     private static final Logger LOG = LoggerFactory.getLogger(AgentRunner.class);
@@ -152,6 +153,7 @@ public final class AgentRunner {
             source.close();
         }
         boolean lost = kafka != null && Summary.printKafka(err, kafka, command()); // after close: every record sent or spooled
+        lost |= Summary.printLosses(err, source.losses(), command());
         problems.forEach(err::println);
         err.flush();
         return lost ? ExitCodes.FAILURE : problems.isEmpty() ? ExitCodes.OK : ExitCodes.INPUT;

@@ -35,7 +35,8 @@ import picocli.CommandLine.Spec;
             "frame bytes and packets multiplied by the sampling rate (records marked",
             "sampled); counter samples are counted, not turned into flows. One of --listen",
             "and --sflow is needed, or both.",
-            "SIGINT/SIGTERM flush every held conversation and exit 0.",
+            "SIGINT/SIGTERM flush every held conversation and exit 0 (1 when datagrams or",
+            "records were lost: named on standard error).",
             "See capture-agent/docs/collect.md.",
             "",
             "Examples:",
@@ -47,7 +48,8 @@ import picocli.CommandLine.Spec;
             ""},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:done (stopped by SIGINT/SIGTERM after flushing)",
-            "1:the port cannot be listened on, a sink failed, or records lost or left unsent in the spool",
+            "1:the port cannot be listened on, a sink failed, records lost or left unsent in the spool, or "
+                + "datagrams dropped by the receive pool (--receive-buffer-mb)",
             "64:wrong usage"})
 public final class CollectCommand implements Callable<Integer> {
 

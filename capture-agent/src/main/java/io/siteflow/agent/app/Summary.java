@@ -77,4 +77,16 @@ final class Summary {
         err.flush();
         return true;
     }
+
+    /**
+     * What the source lost itself ({@link io.siteflow.agent.source.FlowSource#losses()}), one line each, named by
+     * {@code command}: {@code siteflow collect: 150 of 250 datagrams lost: ...}.
+     *
+     * @return true when there was a loss: the run exits 1
+     */
+    static boolean printLosses(PrintWriter err, List<String> losses, String command) {
+        losses.forEach(l -> err.println(command + ": " + l));
+        err.flush();
+        return !losses.isEmpty();
+    }
 }

@@ -24,11 +24,12 @@ import java.util.List;
  * capture's kernel drops; sFlow's sampled packets count as records received. The heartbeat carries the same counters
  * apart too ({@link #heartbeatCounters()}), and the processor judges a collector's loss from those. A datagram the
  * pool dropped is counted in {@code datagrams} and, as it could not be read, in {@code datagramsMalformed}; its
- * records show as lost in the sequence numbers once the exporter's next datagram is decoded.
+ * records show as lost in the sequence numbers once the exporter's next datagram is decoded, and the end of the run
+ * names the datagrams dropped ({@link #losses()}: the run exits 1).
  *
  * <p>The parts: {@link ExportSockets} (binding, the start-up note), {@link DatagramReceiver} (the receiving thread
  * into the {@link DatagramPool}), {@link ExportDecoding} (pool → decoders → joiner), {@link ExportSummary} (the
- * summary, the heartbeat's counters).
+ * summary, the heartbeat's counters, the losses).
  */
 public final class ExportSource implements FlowSource {
     private final CollectSettings settings;
@@ -171,6 +172,15 @@ public final class ExportSource implements FlowSource {
     @Override
     public List<String> problems() {
         return List.of();
+    }
+
+    /**
+     * The datagrams the collector dropped itself (its receive pool was full), during the run or at its very end: one
+     * line naming how many and why, or empty. Loss the sequence numbers show is the network's and is not here.
+     */
+    @Override
+    public List<String> losses() {
+        return ExportSummary.losses(counters, settings.receivePoolBytes());
     }
 
     @Override

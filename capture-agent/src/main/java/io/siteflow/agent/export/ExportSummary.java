@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * What the collector says of its counters at the end of a run and in each heartbeat: the summary lines (standard
- * error) and the heartbeat's {@link Heartbeat.Export} counters. Static; reads {@link ExportCounters}, which may be read from any thread.
+ * error), the heartbeat's {@link Heartbeat.Export} counters, and the datagrams the collector itself lost (the run
+ * exits 1 for them). Static; reads {@link ExportCounters}, which may be read from any thread.
  */
 final class ExportSummary {
     private ExportSummary() {
@@ -52,5 +53,19 @@ final class ExportSummary {
     static Heartbeat.Export heartbeat(ExportCounters c) {
         return new Heartbeat.Export(c.datagrams(), c.records(), c.lostRecords(), c.lostPackets(), c.sflowPackets(),
                 c.sflowLostDatagrams(), c.malformedTotal() + c.dropped(), c.refused());
+    }
+
+    /**
+     * The datagrams the collector lost itself, for the end of the run: empty when none, else one line
+     * ({@code 150 of 250 datagrams lost: ...}) naming how many and why. Loss between exporter and collector
+     * (sequence numbers) is the network's, not the collector's, and is not here.
+     */
+    static List<String> losses(ExportCounters c, int poolBytes) {
+        if (c.dropped() == 0) {
+            return List.of();
+        }
+        return List.of(String.format("%d of %d datagrams lost: dropped because the receive pool (%s, "
+                + "--receive-buffer-mb) was full (decoding fell behind); their flow records were not written",
+                c.dropped(), c.datagrams(), DatagramPool.size(poolBytes)));
     }
 }

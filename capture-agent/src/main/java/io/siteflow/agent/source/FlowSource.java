@@ -43,6 +43,15 @@ public interface FlowSource extends SourceCounters, AutoCloseable {
     List<String> problems();
 
     /**
+     * Data the source received and then lost itself (a collector's datagrams its receive pool could not take), one
+     * message each naming how many and why; empty by default and when nothing was lost. The run exits 1 when there is
+     * one, as for records the Kafka sink lost. Called after {@link #run} returned.
+     */
+    default List<String> losses() {
+        return List.of();
+    }
+
+    /**
      * Registers the meters of what only this kind of source counts (the collector's {@code siteflow.agent.collect.*})
      * beside the common ones; none by default. Called once, before {@link #run}.
      */

@@ -14,6 +14,7 @@ import io.siteflow.agent.pipeline.Pipeline;
 import io.siteflow.agent.source.FlowSource;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.model.FlowRecordJson;
+import io.siteflow.model.cli.ExitCodes;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -40,10 +41,21 @@ class FlowSourceSeamTest {
     /** Flows as an exporter would send them: no packets, no decoding, records straight to the sink. */
     private static final class ExportedFlows implements FlowSource, CaptureReadings {
         private final List<FlowRecord> records;
+        private final List<String> losses;
         private final List<String> events = new ArrayList<>();
 
         ExportedFlows(List<FlowRecord> records) {
+            this(records, List.of());
+        }
+
+        ExportedFlows(List<FlowRecord> records, List<String> losses) {
             this.records = records;
+            this.losses = losses;
+        }
+
+        @Override
+        public List<String> losses() {
+            return losses;
         }
 
         @Override
@@ -136,6 +148,29 @@ class FlowSourceSeamTest {
         assertThat(err.toString()).startsWith("ipfix 0.0.0.0:4739: 2 packets received, 0 dropped by kernel, ")
                 .contains("; 2 flows, 0 evicted early\n");
         assertThat(source.events).containsExactly("ran", "closed");
+    }
+
+    @Test
+    void aCollectorThatLostDatagramsExitsOneNamingTheLossAfterWritingWhatItKept() throws Exception {
+        List<FlowRecord> records = List.of(FlowRecordJson.parse(LINES[0]), FlowRecordJson.parse(LINES[1]));
+        CaptureOptions options = CaptureOptions.builder().listen("127.0.0.1:2055").json("-").agent("edge").build();
+        String loss = "150 of 250 datagrams lost: dropped because the receive pool (148000 bytes, "
+                + "--receive-buffer-mb) was full (decoding fell behind); their flow records were not written";
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        StringWriter cleanErr = new StringWriter();
+
+        int code = new AgentRunner(options, new PrintWriter(out, true), new PrintWriter(err, true))
+                .run(new ExportedFlows(records, List.of(loss)), null);
+        int clean = new AgentRunner(options, new PrintWriter(new StringWriter(), true),
+                new PrintWriter(cleanErr, true)).run(new ExportedFlows(records), null);
+
+        assertThat(code).as(err.toString()).isEqualTo(ExitCodes.FAILURE).isEqualTo(1);
+        assertThat(err.toString()).endsWith("; 2 flows, 0 evicted early\nsiteflow collect: " + loss + "\n");
+        assertThat(out.toString()).isEqualTo(FlowRecordJson.toJson(records.get(0)) + "\n"
+                + FlowRecordJson.toJson(records.get(1)) + "\n");
+        assertThat(clean).as(cleanErr.toString()).isZero();
+        assertThat(cleanErr.toString()).doesNotContain("lost");
     }
 
     @Test

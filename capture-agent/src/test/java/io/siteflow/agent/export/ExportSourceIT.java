@@ -203,6 +203,7 @@ class ExportSourceIT {
             assertThat(records.stream().mapToLong(FlowRecord::bytes).sum()).isEqualTo(100L * 30 * count);
             assertThat(source.summary()).last().isEqualTo("receive pool 8 MiB: 0 datagrams dropped (full), at most "
                     + count * DatagramPool.entryBytes(1_464) + " bytes held");
+            assertThat(source.losses()).isEmpty();
         }
     }
 
@@ -237,6 +238,40 @@ class ExportSourceIT {
             assertThat(source.summary()).last().isEqualTo("receive pool " + fit * 1_480 + " bytes: " + (count - fit)
                     + " datagrams dropped (full), at most " + fit * 1_480 + " bytes held");
             assertThat(metrics.scrape()).contains("siteflow_agent_collect_dropped_total 150.0");
+            assertThat(source.losses()).containsExactly((count - fit) + " of " + (count + 1) + " datagrams lost: "
+                    + "dropped because the receive pool (" + fit * 1_480 + " bytes, --receive-buffer-mb) was full "
+                    + "(decoding fell behind); their flow records were not written");
+        }
+    }
+
+    /**
+     * The loose end of a full pool at the stop: no next datagram shows the gap in the sequence numbers, so only the
+     * drop count says what was lost; the run's losses name it (the run exits 1).
+     */
+    @Test
+    void namesTheDatagramsDroppedByAPoolFullAtTheStopAsTheRunsLoss() throws Exception {
+        int fit = 100;
+        int count = 250;
+        List<FlowRecord> records = new CopyOnWriteArrayList<>();
+        try (ExportSource source = ExportSource.open(small(fit * DatagramPool.entryBytes(1_464)), "edge-b", "run",
+                FlowTableConfig.DEFAULTS);
+                DatagramSocket s = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            source.pauseDecoding();
+            CompletableFuture<Void> run = runAsync(source, records);
+
+            burst(source, s, 0, count);
+            source.stop(); // as SIGTERM does, the pool still full
+            source.resumeDecoding();
+            run.get(60, TimeUnit.SECONDS);
+
+            assertThat(source.counters().records()).isEqualTo(30L * fit);
+            assertThat(records).hasSize(30 * fit);
+            assertThat(source.counters().lostRecords()).isZero();
+            assertThat(source.heartbeatCounters()).isEqualTo(new io.siteflow.model.wire.Heartbeat.Export(count,
+                    30L * fit, 0, 0, 0, 0, count - fit, 0));
+            assertThat(source.losses()).containsExactly("150 of 250 datagrams lost: dropped because the receive pool "
+                    + "(148000 bytes, --receive-buffer-mb) was full (decoding fell behind); their flow records were "
+                    + "not written");
         }
     }
 
