@@ -15,13 +15,17 @@ import io.siteflow.agent.publish.kafka.PublishStats;
 import io.siteflow.model.wire.Heartbeat;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Starts the heartbeats (every 10 s to {@code siteflow.agents}) and the publisher's meters when Kafka is on. With
- * {@code --workers N} each heartbeat also carries each worker's received and dropped packets; a flow collector's
- * ({@code siteflow collect}) carries its own counters ({@link Heartbeat.Export}).
+ * Starts the heartbeats (every 10 s to {@code siteflow.agents}, and one last when the run ends) and the publisher's
+ * meters when Kafka is on. With {@code --workers N} each heartbeat also carries each worker's received and dropped
+ * packets; a flow collector's ({@code siteflow collect}) carries its own counters ({@link Heartbeat.Export}).
  */
 final class Heartbeats {
+    private static final Logger LOG = LoggerFactory.getLogger(Heartbeats.class);
+
     private Heartbeats() {
     }
 
@@ -35,10 +39,27 @@ final class Heartbeats {
                 .register(metrics.registry());
         FunctionCounter.builder("siteflow.agent.kafka.dropped", kafka, k -> k.stats().dropped())
                 .register(metrics.registry());
-        return HeartbeatPublisher.on(kafka, HeartbeatPublisher.DEFAULT_INTERVAL, () -> heartbeat(o.agent(),
+        return lastOnClose(HeartbeatPublisher.on(kafka, HeartbeatPublisher.DEFAULT_INTERVAL, () -> heartbeat(o.agent(),
                 source.name(), System.currentTimeMillis(), source.stats(), readings.counters(), kafka.stats(),
                 workers(source.workerStats(), readings),
-                source instanceof ExportSource e ? e.heartbeatCounters() : null));
+                source instanceof ExportSource e ? e.heartbeatCounters() : null)));
+    }
+
+    /**
+     * Closing stops {@code publisher}'s periodic heartbeats, then sends one last heartbeat from the caller's thread
+     * with the counters as they are then: closed after the source's run returned and before the sink's producer
+     * closes, it carries the run's final capture and export counters (the last interval's losses included), and the
+     * producer's close sends it. One that cannot be sent (Kafka unreachable) is lost, as any heartbeat.
+     */
+    static AutoCloseable lastOnClose(HeartbeatPublisher publisher) {
+        return () -> {
+            publisher.close();
+            try {
+                publisher.publish();
+            } catch (RuntimeException e) {
+                LOG.debug("last heartbeat not sent: {}", e.toString());
+            }
+        };
     }
 
     /** Each worker's packet counters for the heartbeat; empty for a capture with one worker. */

@@ -9,7 +9,16 @@ import io.siteflow.agent.metrics.DecodeCounters;
 import io.siteflow.agent.publish.kafka.PublishStats;
 import io.siteflow.model.wire.Heartbeat;
 import io.siteflow.agent.metrics.CaptureReadings;
+import io.siteflow.agent.publish.kafka.HeartbeatPublisher;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 class HeartbeatsTest {
@@ -44,6 +53,31 @@ class HeartbeatsTest {
                 + "\"exportSflowPackets\":40,\"exportSflowDatagramsLost\":2,\"exportDatagramsMalformed\":5,"
                 + "\"exportersRefused\":7}");
         assertThat(Heartbeat.parse(new String(h.toJson(), java.nio.charset.StandardCharsets.UTF_8))).contains(h);
+    }
+
+    @Test
+    void closingSendsOneLastHeartbeatWithTheFinalCountersAfterThePeriodicOnes() throws Exception {
+        MockProducer<String, byte[]> producer = new MockProducer<>(true, null, new StringSerializer(),
+                new ByteArraySerializer());
+        // the collector's counters while it runs, then at its end: 150 datagrams dropped by the full pool since
+        AtomicReference<Heartbeat.Export> export = new AtomicReference<>(new Heartbeat.Export(100, 3000, 0, 0, 0, 0,
+                0, 0));
+        HeartbeatPublisher publisher = new HeartbeatPublisher(producer, HeartbeatPublisher.DEFAULT_TOPIC,
+                Duration.ofHours(1), () -> Heartbeats.heartbeat("edge-b", "127.0.0.1:2055", 1_700_000_000_000L,
+                        new CaptureStats(export.get().records(), 0, 0), new DecodeCounters(),
+                        new PublishStats(0, 0, 0, 0, 0, 0, 0, 0, 0, false), List.of(), export.get()));
+        AutoCloseable heartbeats = Heartbeats.lastOnClose(publisher);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> producer.history().size() == 1);
+
+        export.set(new Heartbeat.Export(251, 3030, 4500, 0, 0, 0, 150, 0));
+        heartbeats.close();
+
+        assertThat(producer.history()).hasSize(2);
+        ProducerRecord<String, byte[]> last = producer.history().get(1);
+        assertThat(last.topic()).isEqualTo("siteflow.agents");
+        assertThat(last.key()).isEqualTo("edge-b");
+        assertThat(Heartbeat.parse(new String(last.value(), StandardCharsets.UTF_8)).orElseThrow().export())
+                .isEqualTo(new Heartbeat.Export(251, 3030, 4500, 0, 0, 0, 150, 0));
     }
 
     @Test

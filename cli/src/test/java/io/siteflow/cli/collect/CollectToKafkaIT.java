@@ -38,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * exports a capture traffic-synth writes to the collector (a child JVM of the {@code siteflow} command, stopped with
  * SIGTERM by PID), which writes JSON lines and Kafka at once to a real embedded KRaft broker. The records on
  * {@code siteflow.flows} are the JSON lines' records, keyed by the initiator (no {@code -F}); the heartbeat on
- * {@code siteflow.agents} names the listening address and carries the flow records decoded, as the summary says.
+ * {@code siteflow.agents} names the listening address and carries the flow records decoded, as the summary says; the
+ * last one, sent at the stop after the periodic ones, carries the summary's final datagrams and records.
  */
 class CollectToKafkaIT {
     private static final Duration GUARD = Duration.ofSeconds(120);
@@ -66,6 +67,7 @@ class CollectToKafkaIT {
                 PmacctdExport.export(dir, capture, port, 10);
                 // the collector has been idle for a heartbeat interval: two heartbeats in a row say the same
                 Heartbeat settled = await().atMost(GUARD).until(() -> settled(broker.bootstrap()), h -> h != null);
+                long terminated = System.currentTimeMillis();
                 CollectChild.terminate(collect);
                 assertThat(collect.waitFor(GUARD.toSeconds(), TimeUnit.SECONDS)).isTrue();
                 reader.get(GUARD.toSeconds(), TimeUnit.SECONDS);
@@ -94,10 +96,26 @@ class CollectToKafkaIT {
                 assertThat(settled.received()).isPositive().isEqualTo(Long.parseLong(records.group(1)));
                 assertThat(settled.droppedKernel()).isZero();
                 assertThat(err.toString()).contains("kafka: " + lines.size() + " records sent, 0 spooled");
+
+                // the last heartbeat is the one sent at the stop, with the summary's final counters
+                Heartbeat last = lastHeartbeat(broker.bootstrap());
+                Matcher datagrams = Pattern.compile(": (\\d+) datagrams from 1 exporters, 0 refused; "
+                        + records.group(1) + " flow records").matcher(err);
+                assertThat(datagrams.find()).as(err.toString()).isTrue();
+                assertThat(last.time()).isGreaterThanOrEqualTo(terminated);
+                assertThat(last.received()).isEqualTo(Long.parseLong(records.group(1)));
+                assertThat(last.export()).isEqualTo(new Heartbeat.Export(Long.parseLong(datagrams.group(1)),
+                        Long.parseLong(records.group(1)), 0, 0, 0, 0, 0, 0));
             } finally {
                 collect.destroyForcibly();
             }
         }
+    }
+
+    /** The latest heartbeat on the topic. */
+    private static Heartbeat lastHeartbeat(String bootstrap) {
+        List<ConsumerRecord<String, String>> all = readAll(bootstrap, Topics.AGENTS, 0);
+        return Heartbeat.parse(all.get(all.size() - 1).value()).orElseThrow();
     }
 
     /** The latest heartbeat of edge-b when the one before it carried the same counts; else null. */
