@@ -42,7 +42,8 @@ final class Sources {
 
     /**
      * {@code --backend auto} (the default): ebpf where {@link EbpfProbe} finds the kernel, the capabilities and libbpf
-     * it needs, the interface carries Ethernet frames and the program loads, else pcap, with the reason; pcap too for
+     * it needs, the interface carries Ethernet frames, the program loads and no other live agent's program sits on the
+     * interface, else pcap, with the reason; pcap too for
      * the text report (it needs packets) and for {@code --workers} above 1 (asked for packet sockets). Other backends
      * stay as given.
      */
@@ -65,6 +66,10 @@ final class Sources {
             return new BackendChoice(Backend.PCAP, "auto: pcap, ebpf cannot run here: " + link.get());
         }
         EbpfProbe.Result r = EbpfProbe.probe();
+        Optional<String> busy = r.usable() ? EbpfProbe.liveAgentOn(o.iface()) : Optional.empty();
+        if (busy.isPresent()) {
+            return new BackendChoice(Backend.PCAP, "auto: pcap, ebpf cannot run here: " + busy.get());
+        }
         return r.usable() ? new BackendChoice(Backend.EBPF, "auto: ebpf, " + r.reason())
                 : new BackendChoice(Backend.PCAP, "auto: pcap, ebpf cannot run here: " + r.reason());
     }

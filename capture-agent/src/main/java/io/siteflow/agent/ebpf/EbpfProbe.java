@@ -60,6 +60,15 @@ public final class EbpfProbe {
     }
 
     /**
+     * Empty unless another live siteflow agent's program sits on {@code iface}'s hooks, else that, e.g.
+     * {@code "eth0's ingress hook holds the program of another siteflow agent (pid 4242)"}: one in-kernel agent per
+     * interface (a second would have to detach the first's). Needs libbpf; ask after {@link #probe()}.
+     */
+    public static Optional<String> liveAgentOn(String iface) {
+        return FlowProgram.liveAgentOn(iface);
+    }
+
+    /**
      * The checks without loading anything, on a kernel release ({@code uname -r}) and the text of
      * {@code /proc/self/status}.
      */

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 /**
@@ -328,7 +329,13 @@ final class FlowProgram implements AutoCloseable {
             if (bpf.bpf_tc_query(hook, q) < 0) {
                 continue; // nothing there
             }
-            String name = programName(q.getInt(16));
+            int progId = q.getInt(16);
+            String name = programName(bpf, progId);
+            OptionalLong holder = ProgramHolders.holder(progId);
+            if (name.startsWith(PREFIX) && holder.isPresent()) {
+                throw new CaptureFailure("ebpf: " + inUse(iface, point, holder.getAsLong())
+                        + "; one in-kernel agent per interface: stop that one, or capture beside it with --backend pcap");
+            }
             if (!name.startsWith(PREFIX)) {
                 throw new CaptureFailure("ebpf: " + iface + ": " + hookName(point) + " filter handle 0x"
                         + Integer.toHexString(HANDLE) + " priority " + PRIORITY + " holds program '" + name
@@ -344,7 +351,42 @@ final class FlowProgram implements AutoCloseable {
         staleRemoved = removed.length() == 0 ? null : removed.toString();
     }
 
-    private String programName(int id) {
+    /**
+     * Why {@code iface} cannot take this agent's program: another live agent's siteflow program sits on one of its
+     * hooks (held open by that process, {@link ProgramHolders}); empty when none does. A killed agent's program,
+     * which no process holds, is no reason: {@link #open} removes it.
+     */
+    static Optional<String> liveAgentOn(String iface) {
+        Libbpf bpf;
+        try {
+            bpf = Libbpf.load();
+        } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
+            return Optional.empty(); // the probe names a missing libbpf
+        }
+        int ifindex = Libbpf.libc().if_nametoindex(iface);
+        if (ifindex == 0) {
+            return Optional.empty();
+        }
+        for (int point : new int[] {Libbpf.BPF_TC_INGRESS, Libbpf.BPF_TC_EGRESS}) {
+            Memory q = opts(0);
+            if (bpf.bpf_tc_query(hook(ifindex, point), q) < 0) {
+                continue;
+            }
+            int progId = q.getInt(16);
+            OptionalLong holder = ProgramHolders.holder(progId);
+            if (programName(bpf, progId).startsWith(PREFIX) && holder.isPresent()) {
+                return Optional.of(inUse(iface, point, holder.getAsLong()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String inUse(String iface, int point, long pid) {
+        return iface + "'s " + hookName(point) + " hook holds the program of another siteflow agent (pid " + pid
+                + ")";
+    }
+
+    private static String programName(Libbpf bpf, int id) {
         int fd = bpf.bpf_prog_get_fd_by_id(id);
         if (fd < 0) {
             return "#" + id;

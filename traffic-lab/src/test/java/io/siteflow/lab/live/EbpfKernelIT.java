@@ -174,13 +174,7 @@ class EbpfKernelIT {
     void removesTheFiltersAnAgentKilledWithSigkillLeft() throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (NetnsLab lab = NetnsLab.create().offloadsOff()) {
-            Path log = dir.resolve("killed.log");
-            Process killed = lab.start(lab.nsA(), List.of(java(), "-cp", System.getProperty("java.class.path"),
-                    "io.siteflow.agent.app.AgentMain", "-i", NetnsLab.IF_A, "--backend", "ebpf",
-                    "--json=" + dir.resolve("killed.jsonl"), "--spool-dir", dir.resolve("spool").toString()), log);
-            await("the first agent captures").atMost(Duration.ofSeconds(30))
-                    .until(() -> !killed.isAlive() || Files.readString(log).contains("capturing on sfa0"));
-            assertThat(killed.isAlive()).as(Files.readString(log)).isTrue();
+            Process killed = childAgent(lab, "killed");
             killed.destroyForcibly(); // SIGKILL: no shutdown hook runs
             assertThat(killed.waitFor(20, TimeUnit.SECONDS)).isTrue();
             String left = tcFilters(lab);
@@ -215,6 +209,67 @@ class EbpfKernelIT {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void aSecondAgentLeavesALiveAgentsProgramAloneAndAutoTakesPcapBesideIt() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (NetnsLab lab = NetnsLab.create().offloadsOff()) {
+            Process first = childAgent(lab, "first");
+            try {
+                List<String> before = programIds(tcFilters(lab));
+                String held = "sfa0's ingress hook holds the program of another siteflow agent (pid " + first.pid() + ")";
+
+                StringWriter err = new StringWriter();
+                int refused = lab.call(lab.nsA(), () -> new AgentRunner(CaptureOptions.builder().iface(NetnsLab.IF_A)
+                        .backend("ebpf").agent("second-it").json(dir.resolve("second.jsonl").toString())
+                        .spoolDir(dir.resolve("spool2")).build(), new PrintWriter(new StringWriter(), true),
+                        new PrintWriter(err, true)).run());
+                assertThat(refused).as(err.toString()).isNotZero();
+                assertThat(err.toString()).contains("ebpf: " + held + "; one in-kernel agent per interface: stop that "
+                        + "one, or capture beside it with --backend pcap");
+                assertThat(programIds(tcFilters(lab))).as("the first agent's program stays").isEqualTo(before);
+
+                String beside = captureBriefly(pool, lab, CaptureOptions.builder().iface(NetnsLab.IF_A)
+                        .agent("beside-it").json(dir.resolve("beside.jsonl").toString())
+                        .spoolDir(dir.resolve("spool3")).build());
+                assertThat(beside).contains("capturing on sfa0 (auto: pcap, ebpf cannot run here: " + held + ")");
+                assertThat(programIds(tcFilters(lab))).isEqualTo(before);
+            } finally {
+                first.destroy(); // SIGTERM: the first agent detaches and exits
+                assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                pool.shutdownNow();
+            }
+            assertThat(tcFilters(lab)).doesNotContain("siteflow_");
+        }
+    }
+
+    /** Runs an agent in namespace A until it captures, stops it; its standard error, once it exited 0. */
+    private static String captureBriefly(ExecutorService pool, NetnsLab lab, CaptureOptions options) throws Exception {
+        StringWriter err = new StringWriter();
+        AgentRunner agent = new AgentRunner(options, new PrintWriter(new StringWriter(), true),
+                new PrintWriter(err, true));
+        Future<Integer> exit = pool.submit(() -> lab.call(lab.nsA(), agent::run));
+        try {
+            await("capturing on " + options.iface()).atMost(Duration.ofSeconds(20))
+                    .until(() -> exit.isDone() || err.toString().contains("capturing on " + options.iface()));
+        } finally {
+            agent.stop();
+        }
+        assertThat(exit.get(30, TimeUnit.SECONDS)).as(err.toString()).isZero();
+        return err.toString();
+    }
+
+    /** An ebpf agent in a child JVM in namespace A, once it captures (its log and records under {@code name}). */
+    private Process childAgent(NetnsLab lab, String name) throws Exception {
+        Path log = dir.resolve(name + ".log");
+        Process child = lab.start(lab.nsA(), List.of(java(), "-cp", System.getProperty("java.class.path"),
+                "io.siteflow.agent.app.AgentMain", "-i", NetnsLab.IF_A, "--backend", "ebpf",
+                "--json=" + dir.resolve(name + ".jsonl"), "--spool-dir", dir.resolve(name + "-spool").toString()), log);
+        await("the " + name + " agent captures").atMost(Duration.ofSeconds(30))
+                .until(() -> !child.isAlive() || Files.readString(log).contains("capturing on sfa0"));
+        assertThat(child.isAlive()).as(Files.readString(log)).isTrue();
+        return child;
     }
 
     @Test
@@ -284,20 +339,9 @@ class EbpfKernelIT {
             assertThat(refused).as(tunErr.toString()).isNotZero();
             assertThat(tunErr.toString()).contains("ebpf: " + notEthernet
                     + "; use --backend pcap where the in-kernel source cannot run");
-            StringWriter autoErr = new StringWriter();
-            AgentRunner onTun = new AgentRunner(CaptureOptions.builder().iface("sftun0").agent("tun-it")
-                    .json(dir.resolve("tun-auto.jsonl").toString()).captureApi("libpcap").build(),
-                    new PrintWriter(new StringWriter(), true), new PrintWriter(autoErr, true));
-            Future<Integer> tunExit = pool.submit(() -> lab.call(lab.nsA(), onTun::run));
-            try {
-                await("capturing on the tunnel").atMost(Duration.ofSeconds(20))
-                        .until(() -> tunExit.isDone() || autoErr.toString().contains("capturing on sftun0"));
-            } finally {
-                onTun.stop();
-            }
-            assertThat(tunExit.get(30, TimeUnit.SECONDS)).as(autoErr.toString()).isZero();
-            assertThat(autoErr.toString()).contains("capturing on sftun0 (auto: pcap, ebpf cannot run here: "
-                    + notEthernet + ")");
+            String onTun = captureBriefly(pool, lab, CaptureOptions.builder().iface("sftun0").agent("tun-it")
+                    .json(dir.resolve("tun-auto.jsonl").toString()).captureApi("libpcap").build());
+            assertThat(onTun).contains("capturing on sftun0 (auto: pcap, ebpf cannot run here: " + notEthernet + ")");
             assertThat(tcFilters(lab)).doesNotContain("siteflow_");
         } finally {
             pool.shutdownNow();

@@ -304,7 +304,8 @@ class EbpfParityIT {
                 java.util.function.UnaryOperator<CaptureOptionsBuilder> extra) {
             StringWriter err = new StringWriter();
             CaptureOptions o = extra.apply(CaptureOptions.builder().iface(NetnsLab.IF_A).agent("parity-it")
-                    .json(json.toString()).spoolDir(Path.of("/nonexistent-spool")).spoolMaxMb(1)).build();
+                    .backend("pcap").json(json.toString()).spoolDir(Path.of("/nonexistent-spool"))
+                    .spoolMaxMb(1)).build();
             AgentRunner runner = new AgentRunner(o, new PrintWriter(new StringWriter(), true),
                     new PrintWriter(err, true));
             Future<Integer> exit = pool.submit(() -> lab.call(lab.nsA(), runner::run));

@@ -344,7 +344,8 @@ class RingCaptureIT {
     /** One agent run on the lab's interface A with the given {@code --capture-api}, writing JSON lines. */
     private record Agent(AgentRunner runner, StringWriter err, Future<Integer> exit, Path json) {
         static Agent start(NetnsLab lab, ExecutorService pool, Path json, String captureApi) {
-            CaptureOptions o = CaptureOptions.builder().iface(NetnsLab.IF_A).agent("ring-it").captureApi(captureApi)
+            CaptureOptions o = CaptureOptions.builder().iface(NetnsLab.IF_A).agent("ring-it").backend("pcap")
+                    .captureApi(captureApi)
                     .json(json.toString()).spoolDir(Path.of("/nonexistent-spool")).spoolMaxMb(1).build();
             StringWriter err = new StringWriter();
             AgentRunner runner = new AgentRunner(o, new PrintWriter(new StringWriter(), true),

@@ -162,7 +162,7 @@ class WorkersLiveIT {
     /** One agent run on the lab's interface A, writing JSON lines. */
     private record Agent(AgentRunner runner, StringWriter err, Future<Integer> exit, Path json) {
         static Agent start(NetnsLab lab, ExecutorService pool, Path json, int workers) {
-            CaptureOptions o = CaptureOptions.builder().iface(NetnsLab.IF_A).agent("workers-it")
+            CaptureOptions o = CaptureOptions.builder().iface(NetnsLab.IF_A).agent("workers-it").backend("pcap")
                     .json(json.toString()).workers(workers).spoolDir(Path.of("/nonexistent-spool")).spoolMaxMb(1)
                     .build();
             StringWriter err = new StringWriter();
