@@ -37,9 +37,9 @@ class KustomizeEbpfOverlayTest extends KubernetesManifestRules {
         List<String> args = agent.getArgs();
 
         assertThat(args.subList(0, 3)).containsExactly("capture", "--backend", "ebpf");
-        // the base's DaemonSet, once the two changes are undone
+        // the base's DaemonSet (which names --backend pcap), once the two changes are undone
         List<String> baseArgs = new ArrayList<>(args);
-        baseArgs.subList(1, 3).clear();
+        baseArgs.set(2, "pcap");
         DaemonSet undone = new DaemonSetBuilder(ebpf).editSpec().editTemplate().editSpec().editFirstContainer()
                 .withArgs(baseArgs).editSecurityContext().editCapabilities().withAdd("NET_RAW", "NET_ADMIN")
                 .endCapabilities().endSecurityContext().endContainer().endSpec().endTemplate().endSpec().build();

@@ -161,6 +161,19 @@ class ProcessCommandTest {
     }
 
     @Test
+    void theStreamsProducerWaitsFourMinutesForTheBrokerUnlessKafkaOptionsSayOtherwise() {
+        ProcessorSettings waits = new ProcessorSettings("127.0.0.1:9092", Path.of("sites.yaml"), 0, "127.0.0.1",
+                "127.0.0.1", "", Map.of(), dir, io.siteflow.processor.topology.TopologyConfig.DEFAULTS,
+                io.siteflow.kafka.topics.SiteflowTopics.SINGLE_NODE);
+        ProcessorSettings told = new ProcessorSettings("127.0.0.1:9092", Path.of("sites.yaml"), 0, "127.0.0.1",
+                "127.0.0.1", "", Map.of("producer.max.block.ms", "5000"), dir,
+                io.siteflow.processor.topology.TopologyConfig.DEFAULTS, io.siteflow.kafka.topics.SiteflowTopics.SINGLE_NODE);
+
+        assertThat(waits.streamsProperties().getProperty("producer.max.block.ms")).isEqualTo("240000");
+        assertThat(told.streamsProperties().getProperty("producer.max.block.ms")).isEqualTo("5000");
+    }
+
+    @Test
     void theKafkaConfigFileIsReadAndKafkaOptionsOverrideIt() throws Exception {
         Path config = java.nio.file.Files.writeString(dir.resolve("processor.properties"),
                 "security.protocol=SASL_SSL\nnum.standby.replicas=2\nlinger.ms=20\n");
