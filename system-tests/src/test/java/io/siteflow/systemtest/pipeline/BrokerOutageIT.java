@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.siteflow.cli.CommandRun;
 import io.siteflow.lab.NetnsLab;
 import io.siteflow.model.FlowRecord;
-import io.siteflow.broker.EmbeddedKafkaBroker;
 import io.siteflow.rules.audit.AuditReport;
 import io.siteflow.rules.verdict.Verdict;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -60,12 +58,8 @@ class BrokerOutageIT {
         String yaml = SocketTraffic.siteModel(lab);
         Path sites = Files.writeString(dir.resolve("sites.yaml"), yaml);
         Path json = dir.resolve("agent.jsonl");
-        List<EmbeddedKafkaBroker> brokers = new ArrayList<>();
-        EmbeddedKafkaBroker first = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).build();
-        brokers.add(first);
-        try {
-            first.start();
-            String bootstrap = first.bootstrap();
+        try (OutageBroker broker = OutageBroker.start(dir.resolve("kafka"))) {
+            String bootstrap = broker.bootstrap();
             try (InProcessProcessor p = InProcessProcessor.start(bootstrap, sites, dir.resolve("state"), "it-outage")) {
                 long seconds = OUTAGE.toSeconds() + 30;
                 CompletableFuture<CommandRun> agent = CompletableFuture.supplyAsync(() -> CommandRun.of("capture",
@@ -78,16 +72,10 @@ class BrokerOutageIT {
                 try (SocketTraffic traffic = SocketTraffic.start(lab)) {
                     Awaitility.await().atMost(Topics.WAIT).ignoreExceptions().until(() ->
                             p.cumulativeVerdicts().get(0).crossBytes() > 0);
-                    first.close();
-                    long down = System.nanoTime();
-                    Awaitility.await().atMost(OUTAGE.plusSeconds(30)).pollInterval(Duration.ofSeconds(1))
-                            .until(() -> System.nanoTime() - down >= OUTAGE.toNanos());
-                    EmbeddedKafkaBroker again = EmbeddedKafkaBroker.builder(dir.resolve("kafka"))
-                            .port(first.port()).controllerPort(first.controllerPort()).build();
-                    brokers.add(again);
-                    again.start();
+                    broker.outage(OUTAGE);
+                    long up = System.nanoTime(); // 10 s more of traffic with the broker back
                     Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofSeconds(1))
-                            .until(() -> System.nanoTime() - down >= OUTAGE.toNanos() + 10_000_000_000L);
+                            .until(() -> System.nanoTime() - up >= 10_000_000_000L);
                 }
                 CommandRun capture = agent.get(seconds + 60, TimeUnit.SECONDS);
                 assertThat(capture.exitCode()).as(capture.err()).isZero();
@@ -118,10 +106,6 @@ class BrokerOutageIT {
                 List<Verdict> windows = Offline.closedBefore(expected, closeAt);
                 assertThat(Offline.json(Topics.windowVerdicts(bootstrap, windows.size())))
                         .containsExactlyElementsOf(Offline.json(windows));
-            }
-        } finally {
-            for (int i = brokers.size() - 1; i >= 0; i--) {
-                brokers.get(i).close();
             }
         }
     }

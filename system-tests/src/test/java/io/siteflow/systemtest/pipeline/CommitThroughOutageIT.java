@@ -2,14 +2,12 @@ package io.siteflow.systemtest.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.siteflow.broker.EmbeddedKafkaBroker;
 import io.siteflow.model.FlowRecord;
 import io.siteflow.rules.audit.AuditReport;
 import io.siteflow.synth.SyntheticCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.streams.KafkaStreams;
 import org.awaitility.Awaitility;
@@ -35,26 +33,15 @@ class CommitThroughOutageIT {
     @Test
     void everyRecordCountsOnceWhenTheBrokerStopsBetweenProcessingAndCommit() throws Exception {
         List<FlowRecord> all = SyntheticCluster.flows(RECORDS, 50, "o");
-        List<EmbeddedKafkaBroker> brokers = new ArrayList<>();
-        EmbeddedKafkaBroker first = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).build();
-        brokers.add(first);
-        try {
-            first.start();
-            String bootstrap = first.bootstrap();
+        try (OutageBroker broker = OutageBroker.start(dir.resolve("kafka"))) {
+            String bootstrap = broker.bootstrap();
             Path sites = Files.writeString(dir.resolve("sites.yaml"), SyntheticCluster.SITES);
             try (InProcessProcessor p = InProcessProcessor.start(bootstrap, sites, dir.resolve("state"), "it-commit",
                     "--kafka", "commit.interval.ms=3000")) {
                 Awaitility.await().atMost(Topics.WAIT).until(() -> p.state() == KafkaStreams.State.RUNNING);
                 try (PacedProducer producer = PacedProducer.start(bootstrap, all, 250)) {
                     Awaitility.await().atMost(Topics.WAIT).until(() -> p.runtime().metrics().recordsIn() >= 800);
-                    first.close();
-                    long down = System.nanoTime();
-                    Awaitility.await().atMost(OUTAGE.plusSeconds(30)).pollInterval(Duration.ofMillis(500))
-                            .until(() -> System.nanoTime() - down >= OUTAGE.toNanos());
-                    EmbeddedKafkaBroker again = EmbeddedKafkaBroker.builder(dir.resolve("kafka")).port(first.port())
-                            .controllerPort(first.controllerPort()).build();
-                    brokers.add(again);
-                    again.start();
+                    broker.outage(OUTAGE);
                     Awaitility.await().atMost(Topics.WAIT).until(producer::done);
                 }
                 AuditReport expected = Offline.audit(SyntheticCluster.SITES, all, 60_000);
@@ -62,10 +49,6 @@ class CommitThroughOutageIT {
                         Offline.json(p.cumulativeVerdicts())).as(() -> "records in " + p.runtime().metrics().recordsIn()
                         + ", duplicates " + p.runtime().metrics().duplicates())
                         .containsExactlyElementsOf(Offline.json(expected.verdicts())));
-            }
-        } finally {
-            for (int i = brokers.size() - 1; i >= 0; i--) {
-                brokers.get(i).close();
             }
         }
     }
